@@ -73,14 +73,25 @@ class Operation:
 
 
 class Ruleset:
-    def __init__(self, slug: str, names: dict[str, str], *, always_echo_dice: bool = False):
+    def __init__(
+        self,
+        slug: str,
+        names: dict[str, str],
+        *,
+        messages: dict[str, dict[str, str]] | None = None,
+        always_echo_dice: bool = False,
+    ):
         """``names`` holds the display name by language (``en``, ``fr``).
 
-        ``always_echo_dice``: the spec wants ``"dice"`` in every output, even of
-        operations that never roll (7th Sea, HÉROS).
+        ``messages`` maps every log key the engine emits to its sentence
+        templates by language (``{"en": "...", "fr": "..."}``, placeholders
+        named as the step's params), for the web layer to render logs in the
+        reader's language.  ``always_echo_dice``: the spec wants ``"dice"`` in
+        every output, even of operations that never roll (7th Sea, HÉROS).
         """
         self.slug = slug
         self.names = names
+        self.messages = messages or {}
         self.always_echo_dice = always_echo_dice
         self.operations: dict[str, Operation] = {}
 
