@@ -1,0 +1,18 @@
+"""HÉROS — fantasy mass battles on hexes (Champs de Bataille / DBM variant).
+
+The engine follows ``shared/rules/heros.md``: every operation of its S9 is
+registered here, the S6 tables are data (``tables.yaml``), and every output
+carries ``dice`` (S9.0) and a log whose steps name the spec section applied.
+"""
+
+from rules.heros.messages import MESSAGES
+from rules.registry import Ruleset
+
+ruleset = Ruleset(
+    "heros",
+    {"en": "HÉROS — fantasy battles (Champs de Bataille)", "fr": "HÉROS — combats fantastiques (Champs de Bataille)"},
+    messages=MESSAGES,
+    always_echo_dice=True,
+)
+
+from rules.heros import combat_ops, command_ops, sheet_ops  # noqa: E402,F401  (register the operations)
