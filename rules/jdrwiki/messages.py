@@ -1,0 +1,1 @@
+MESSAGES: dict[str, dict[str, str]] = {}

@@ -1,0 +1,120 @@
+"""Fixtures of the spec's S9.0 (F1–F4, S1) and a runner, shared by the jdrwiki tests."""
+
+import copy
+
+import pytest
+
+from rules import registry
+from rules.errors import InvalidInput
+
+F1 = {"id": "north", "name": "Ost de Loreval", "side": "a",
+      "commander": {"name": "Aldric", "level": 6, "is_pc": True, "strategist_rank": 2, "force_combat_expertise": 2,
+                    "deft_combat_expertise": 0, "war_arts": 1, "int": 14, "wis": 12, "cha": 16, "heroism_points": 1},
+      "aides": [{"name": "Berthe", "strategist_rank": 0, "force_combat_expertise": 1, "deft_combat_expertise": 0,
+                 "war_arts": 0}],
+      "criteria": {"hierarchy": 1, "communication": 0, "logistics": 1, "cohesion": 1, "equipment": 2, "training": 1,
+                   "motivation": 0, "mobility": 0, "diversity": -1, "melee_means": 2, "ranged_means": 0,
+                   "defense_means": 1, "knowledge": 0, "culture": 0, "history": -1},
+      "talents": ["brute"],
+      "units": [{"name": "fantassins", "value": 1, "count": 600, "speed": 1},
+                {"name": "cavaliers", "value": 3, "count": 100, "speed": 2}],
+      "has_magic": False}
+F2 = {"id": "south", "name": "Armée jann", "side": "b",
+      "commander": {"name": "Omar", "level": 10, "is_pc": False, "strategist_rank": 0, "force_combat_expertise": 0,
+                    "deft_combat_expertise": 0, "war_arts": 1, "int": 12, "wis": 10, "cha": 14, "heroism_points": 1},
+      "aides": [],
+      "criteria": {"hierarchy": 2, "communication": -1, "logistics": 0, "cohesion": 1, "equipment": 1, "training": 0,
+                   "motivation": 1, "mobility": -1, "diversity": 0, "melee_means": 1, "ranged_means": -1,
+                   "defense_means": 2, "knowledge": -1, "culture": 1, "history": 0},
+      "talents": ["iron_hand"],
+      "units": [{"name": "guerriers janns", "value": 2, "count": 300, "speed": 1},
+                {"name": "archers", "value": 1, "count": 200, "speed": 1}],
+      "has_magic": False}
+F3 = {"zones": {"z1": {"neighbors": ["z2"], "terrain": {}}, "z2": {"neighbors": ["z1", "z3"], "terrain": {}},
+                "z3": {"neighbors": ["z2", "z4"], "terrain": {}}, "z4": {"neighbors": ["z3"], "terrain": {}}}}
+F4 = {"ildar": {"id": "ildar", "army_id": "north", "corps_id": "n1", "name": "Ildar Adeldiral", "level": 20,
+                "is_pc": False, "race_power": 0, "is_commander": False,
+                "bonuses": {"deft_attack": 4, "vigor": 2, "sapping": 2, "perception": 2, "damage": 3},
+                "heroism_points": 1},
+      "kavelec": {"id": "kavelec", "army_id": "south", "corps_id": "s1", "name": "Le Bey Kavelec", "level": 8,
+                  "is_pc": False, "race_power": 5, "is_commander": False,
+                  "bonuses": {"force_attack": 2, "deft_attack": -1, "parry": 2, "vigor": 2, "will": 2, "morale": 2,
+                              "maneuver": -1, "sapping": -1}, "heroism_points": 1}}
+S1 = {"ruleset": "jdrwiki", "round": 1, "phase": "declaration", "conflict_started": True,
+      "clock": {"round_minutes": 10, "start_time": "08:00", "elapsed_minutes": 0},
+      "map": F3, "armies": {"north": F1, "south": F2},
+      "corps": {"n1": {"id": "n1", "army_id": "north", "zone": "z2", "hp": 900, "advantage": 2, "initiative": 25},
+                "s1": {"id": "s1", "army_id": "south", "zone": "z3", "hp": 800, "advantage": 0, "initiative": 22}},
+      "heroes": F4}
+NEW_BATTLE = {"name": "Le gué de Loreval", "start_time": "08:00",
+              "map": {"zones": {"z1": {"neighbors": ["z2"]}, "z2": {"neighbors": ["z3"]}, "z3": {"neighbors": ["z4"]},
+                                "z4": {}}},
+              "armies": [{**F1, "corps": [{"id": "n1", "zone": "z2"}]}, {**F2, "corps": [{"id": "s1", "zone": "z3"}]}],
+              "heroes": [F4["ildar"], F4["kavelec"]],
+              "dice": {"n1/initiative": 7, "s1/initiative": 19}}
+
+
+@pytest.fixture
+def f1():
+    return copy.deepcopy(F1)
+
+
+@pytest.fixture
+def f2():
+    return copy.deepcopy(F2)
+
+
+@pytest.fixture
+def f3():
+    return copy.deepcopy(F3)
+
+
+@pytest.fixture
+def s1():
+    return copy.deepcopy(S1)
+
+
+@pytest.fixture
+def new_battle_input():
+    return copy.deepcopy(NEW_BATTLE)
+
+
+def run(op, payload, seed=None):
+    return registry.run("jdrwiki", op, copy.deepcopy(payload), seed=seed)
+
+
+def refuse(op, payload):
+    """Run an operation that must refuse its input; returns the error object."""
+    with pytest.raises(InvalidInput) as caught:
+        run(op, payload)
+    return caught.value.as_dict()
+
+
+def subset(actual, expected):
+    """Every key of ``expected`` is in ``actual`` with the same value (recursively for objects)."""
+    if isinstance(expected, dict):
+        assert isinstance(actual, dict), actual
+        for key, value in expected.items():
+            assert key in actual, f"missing {key}"
+            subset(actual[key], value)
+    else:
+        assert actual == expected, (actual, expected)
+
+
+def check_log(result):
+    assert result["log"], "the log must not be empty"
+    for step in result["log"]:
+        assert set(step) == {"rule", "key", "params", "text"}
+        assert step["rule"] and step["key"] and isinstance(step["params"], dict) and step["text"]
+
+
+@pytest.fixture
+def jd():
+    """The helpers as one object, so test modules need no import of this conftest."""
+    class Helpers:
+        pass
+    helpers = Helpers()
+    helpers.run, helpers.refuse, helpers.subset, helpers.check_log = run, refuse, subset, check_log
+    helpers.F1, helpers.F2, helpers.F3, helpers.F4, helpers.S1 = F1, F2, F3, F4, S1
+    helpers.NEW_BATTLE = NEW_BATTLE
+    return helpers
