@@ -16,11 +16,16 @@ ruleset = Ruleset(
 )
 
 from rules.synapse import (  # noqa: E402  (the operations register themselves on ruleset)
+    aftermath,
     army,
     combat,
     casualties,
     command,
     experience,
+    options,
+    round,
     scale,
+    setup,
     siege,
+    visibility,
 )

@@ -96,18 +96,25 @@ def _weather(name: str, field: str) -> int:
     return tables()["weather_effects"][name][field]
 
 
+def power_halvings(kind: str, state: str, routed: bool, c: Conditions) -> int:
+    """S4.12 A: how many times the attack power is halved (state once, H20; terrain; weather option)."""
+    terrain = tables()["terrain_effects"][c.terrain]
+    bad_for_shots = c.weather.visibility == "very_poor" or c.weather.strong_wind
+    return (
+        (1 if routed or tables()["damage_states"][state].get("halve_attack_power") else 0)
+        + (1 if terrain.get("attack_power_halved") else 0)
+        + (1 if terrain.get("attack_power_halved_in_contact") and kind in COUNTER_KINDS else 0)
+        + (1 if kind in RANGED_TYPE and c.options.halve_ranged_power_in_bad_conditions and bad_for_shots else 0)
+    )
+
+
 def evaluate(kind: str, s: Striker, t: Target, c: Conditions, roll: int, log: Log, key: str) -> dict:
     """S4.12 A-D: everything an attack computes before its losses land."""
     shock_type, ranged_type = kind in SHOCK_TYPE, kind in RANGED_TYPE
     terrain = tables()["terrain_effects"][c.terrain]
     w = c.weather
     bad_for_shots = w.visibility == "very_poor" or w.strong_wind
-    halvings = (
-        (1 if s.routed or s.damage_state in ("shaken", "decimated") else 0)
-        + (1 if terrain.get("attack_power_halved") else 0)
-        + (1 if terrain.get("attack_power_halved_in_contact") and kind in COUNTER_KINDS else 0)
-        + (1 if ranged_type and c.options.halve_ranged_power_in_bad_conditions and bad_for_shots else 0)
-    )
+    halvings = power_halvings(kind, s.damage_state, s.routed, c)
     power = s.power // 2**halvings
     log.add("S4.12", "attack.power", "{attack}: attack power {power}, halved {halvings} time(s): {used}.",
             attack=key, power=s.power, halvings=halvings, used=power)
@@ -327,6 +334,6 @@ def attack_op(data: AttackInput, ctx: Context) -> dict:
     if not (data.kind == "ranged" and t.friendly_contact):
         result["friendly_fire_losses"] = 0
     elif result["friendly_fire_losses"]:
-        ctx.log.add("S7.5", "attack.friendly_fire", "The missed volley falls on friends in contact: {losses} losses.",
-                    losses=result["friendly_fire_losses"])
+        ctx.log.add("S7.5", "attack.friendly_fire", "{attack}: the missed volley falls on {formation}: {losses} losses.",
+                    attack="attack", formation="friends in contact", losses=result["friendly_fire_losses"])
     return {**result, **landed}

@@ -109,7 +109,7 @@ def vehicle_retreat(combat: int, mods: int, opponents: list[tuple[str, int, int]
                     current_penalty: int, log: Log, label: str) -> dict:
     """S5.8 / H40.  ``opponents`` are (id, combat, modifiers); the rollers draw the named dice."""
     if not opponents:
-        log.add("S5.8", "retreat.vehicle", "{unit}: no enemy engaged it, it breaks off freely.", unit=label)
+        log.add("S5.8", "retreat.free", "{unit}: no enemy engaged it, it breaks off freely.", unit=label)
         return {"roll": None, "modifier_total": None, "score": None, "opponent_scores": {},
                 "best_opponent_score": None, "margin": None, "outcome": "withdrawn", "retreat_penalty": 0}
     roll = roll_unit()

@@ -13,6 +13,7 @@ from rules.synapse.entities import Commander
 from rules.synapse.sheets import is_deployable, thresholds
 
 GROUP_ORDER = ("melee", "ranged", "artillery", "reserve")
+AVERAGE_TEXT = "{group} group: {field} weighted by headcount {sum} / {headcount}, rounded down to {value}."
 
 
 def wavg(sheets: list[dict], field: str) -> tuple[int, int, int]:
@@ -40,11 +41,11 @@ def aggregate(label: str, group: str, members: list[dict], *, defender: bool, ro
     headcount = sum(s["headcount"] for s in members)
     strength = sum(s["strength"] for s in members)
     combat, combat_sum, _ = wavg(members, "combat")
-    log.add("S4.8", "group.average", "{group} group: weighted combat {sum} / {headcount}, rounded down to {value}.",
-            group=label, field="combat", sum=combat_sum, headcount=headcount, value=combat)
+    log.add("S4.8", "group.average", AVERAGE_TEXT, group=label, field="combat", sum=combat_sum, headcount=headcount,
+            value=combat)
     break_pct, pct_sum, _ = wavg(members, "break_pct")
-    log.add("S4.8", "group.average", "{group} group: weighted break % {sum} / {headcount}, rounded down to {value}.",
-            group=label, field="break_pct", sum=pct_sum, headcount=headcount, value=break_pct)
+    log.add("S4.8", "group.average", AVERAGE_TEXT, group=label, field="break_pct", sum=pct_sum, headcount=headcount,
+            value=break_pct)
     if round5:
         break_pct = 5 * (break_pct // 5)
         log.add("H6", "group.round5", "{group} group: break % rounded down to a multiple of 5: {value}.",

@@ -235,10 +235,9 @@ def vehicle_sheet(unit: VehicleUnit, ctx: SheetContext, log: Log, path: str = "u
                 "effective": usable and 2 * weapon.weapon_damage >= ctx.target_armour,
             }
             lines.append(line)
-            log.add("S4.7", "vehicle.line", "{unit}: {count} x {weapon} ({per_vehicle} each) = {attack_power}, {status}.",
+            log.add("S4.7", "vehicle.line", "{unit}: {count} x {weapon} ({per_vehicle} each) = {attack_power}; usable {usable}, counted {effective}.",
                     unit=unit.id, count=vtype.count, weapon=weapon.name, per_vehicle=per_vehicle,
-                    attack_power=line["attack_power"],
-                    status="counted" if line["effective"] else ("unusable here" if not usable else "too weak for the armour"))
+                    attack_power=line["attack_power"], usable=usable, effective=line["effective"])
     attack_power = sum(line["attack_power"] for line in lines if line["effective"])
     if unit.attack_power_override is not None:
         attack_power = unit.attack_power_override

@@ -61,9 +61,8 @@ def siege_op(data: SiegeInput, ctx: Context) -> dict:
     engineers_halve = 2 * b.engineers >= g.headcount
     if engineers_halve:
         holding //= 2
-    log.add("S4.14", "siege.holding", "Combat {combat} x fortification {factor}{halved}: the garrison holds {holding_weeks} weeks.",
-            combat=g.combat, factor=factor, halved=" halved by engineers" if engineers_halve else "",
-            holding_weeks=holding)
+    log.add("S4.14", "siege.holding", "Combat {combat} x fortification {factor} (halved by engineers: {engineers_halve}): the garrison holds {holding_weeks} weeks.",
+            combat=g.combat, factor=factor, engineers_halve=engineers_halve, holding_weeks=holding)
     blockade = b.headcount >= tables()["siege_min_ratio_headcount"] * g.headcount
     tranche = max(1, holding // 10)
     extra = max(0, data.weeks_elapsed - holding)
