@@ -112,7 +112,7 @@ def remove_effects(ctx: Context, hero: dict, reason: str) -> list[dict]:
     return ended
 
 
-def _new_effect(hero: dict, decl: OpportunityDecl) -> dict:
+def new_effect(hero: dict, decl: OpportunityDecl) -> dict:
     """S3.6 effect of an accepted, non-instant opportunity, with its starting fields (S7.4)."""
     last = hero["last_engagement"]
     extra: dict[str, Any] = {
@@ -170,7 +170,7 @@ def start(ctx: Context, hero: dict, decl: OpportunityDecl, die_name: str) -> dic
             remove_effects(ctx, hero, "taken_out")
             out["general_modifiers"] = _modifier(ctx, hero, kind, penalty, hero["side"])
     elif kind != "capture_enemy_banner" or decl.captured:
-        out["effect"] = _new_effect(hero, decl)
+        out["effect"] = new_effect(hero, decl)
         out["reputation_gained"] = entry["reputation"].get("on_start", 0)
         hero["effects"] = hero["effects"] + [out["effect"]]
     hero["battle_reputation"] += out["reputation_gained"]

@@ -97,6 +97,7 @@ class Round:
         self.forced_by: dict[str, str] = {}
         self.rows: dict[str, dict] = {hero_id: self._blank_row() for hero_id in self.heroes}
         self.started_reputation = {hero_id: 0 for hero_id in self.heroes}
+        self.start_status = {hero_id: hero["status"] for hero_id, hero in self.heroes.items()}
 
     @staticmethod
     def _blank_row() -> dict:
@@ -195,13 +196,16 @@ class Round:
             hero["opportunity_pending"] = False
             self.opportunities[hero["id"]] = {"lapsed": True}
             say(self.log, "S7.3", "opportunity.lapsed", hero_id=hero["id"])
-            self.event("opportunity_lapsed", hero_id=hero["id"], opportunity=None)
+            self.event("opportunity_lapsed", hero_id=hero["id"], opportunity=decl.type if decl else None)
             return
         validate(hero, decl, path, pending_required=True)
         opponent = None
         if decl.accept and decl.type == "prepare_to_die" and decl.opponent_id is not None:
+            # Checked against the round's starting state (what the GM saw when declaring): an opponent who
+            # has fallen since (adjustment, an earlier duel of this R0) is simply already out.
             opponent = self.heroes.get(decl.opponent_id)
-            if opponent is None or opponent["side"] == hero["side"] or opponent["status"] != "active":
+            if (opponent is None or opponent["side"] == hero["side"]
+                    or self.start_status[opponent["id"]] != "active"):
                 raise InvalidInput.field(f"{path}.opponent_id", "must name an active hero of the other side")
         held = [effect["type"] for effect in hero["effects"]]
         result = start(self.ctx, hero, decl, f"easy_shot:{hero['id']}")
@@ -215,12 +219,12 @@ class Round:
                 self.rows[hero["id"]]["effects_ended"].append({"type": kind_held, "reason": "taken_out"})
                 self.event("opportunity_ended", hero_id=hero["id"], opportunity=kind_held, reason="taken_out")
         if result["opponent_taken_out"]:
-            if opponent is not None:
+            if opponent is not None and opponent["status"] == "active":
                 opponent["status"] = "unconscious"
                 say(self.log, "S7.4.9", "hero.taken_out", hero_id=opponent["id"], cause="duel")
                 self.fall(opponent, "duel")
                 self.end_effects(opponent, "taken_out")
-            else:
+            elif opponent is None:
                 self.untracked_out[tables.other(hero["side"])] += 1
         self.queue(result["general_modifiers"])
 
@@ -379,7 +383,7 @@ class Round:
             side = state["sides"][letter]
             front = sum(1 for h, e in self.fighting.items()
                         if e == tables.ENGAGEMENTS[-1] and self.heroes[h]["side"] == letter)
-            out = sum(1 for h in self.taken_out if self.heroes[h]["side"] == letter)
+            out = sum(1 for h in set(self.taken_out) if self.heroes[h]["side"] == letter)
             side["heroes_front_line_last_round"] = front + given.npc_heroes_front_line
             side["heroes_taken_out_last_round"] = out + self.untracked_out[letter] + given.npc_heroes_taken_out
             say(self.log, "S4.6", "round.impact", side=letter, front_line=side["heroes_front_line_last_round"], taken_out=side["heroes_taken_out_last_round"])
