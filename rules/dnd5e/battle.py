@@ -312,7 +312,7 @@ class Battle:
                 if h["death_save_failures"] >= 3:
                     self._kill(hid)
                 else:
-                    self.log.add("S5.11.3", "damage.dying", "{solo} is hit at 0 hp: {failures} death-save failures.",
+                    self.log.add("S5.11.3", "damage.failure", "{solo} is hit at 0 hp: {failures} death-save failures.",
                                  solo=hid, failures=h["death_save_failures"])
         applied.append({"id": hid, "kind": "solo", "hp_before": before, "hp_after": h["hp"],
                         "damage": before - h["hp"], "status": h["condition"]})

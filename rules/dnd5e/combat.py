@@ -123,7 +123,8 @@ def resolve_attack(
     }
     if melee and objective:
         out.update(roll_mode="none", auto_hit=True, hit=True, critical=False)
-        ctx.log.add(rule, "attack.hit", "Melee attack on an objective square: automatic hit.", attack=attack.name)
+        ctx.log.add(rule, "attack.hit", "{attack}: {result}.", attack=attack.name,
+                    result="automatic hit on an objective square")
     else:
         mode = roll_mode(adv_list, dis_list)
         rolled, natural = d20(ctx, f"{prefix}d20", mode)

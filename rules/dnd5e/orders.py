@@ -166,6 +166,10 @@ def unit_actions(b: Battle, uid: str, *, broken: bool | None = None) -> dict[str
             reason = f"{u['type']} cannot take the {action} action (S6.5)"
         elif who == "not in defense" and u["configuration"] == "defense":
             reason = "a regiment in the defense configuration cannot attack (S6.4)"
+        elif action == "attack" and not any(b.profile(s).attacks for s in u["stands"]):
+            reason = "no stand of the unit has an attack (S6.5)"
+        elif action == "cast_spell" and not any(b.profile(s).spells for s in u["stands"]):
+            reason = "no stand of the unit has a spell (S6.5)"
         out[action] = reason
     return out
 

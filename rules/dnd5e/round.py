@@ -268,7 +268,7 @@ class Round:
         entity = b.stands.get(cid) or b.solos[cid]
         spell = b.profile(cid).spell(order.name)
         if spell.uses is not None and entity["spell_uses"].get(spell.name, 0) <= 0:
-            self.ctx.log.add("S5.8.2", "round.spell_lost", "{caster} has no use of {spell} left.",
+            self.ctx.log.add("S5.8.2", "round.spell_spent", "{caster} has no use of {spell} left.",
                              caster=cid, spell=spell.name)
             return
         caster_box = b.box(cid)

@@ -1,0 +1,236 @@
+"""What a participant may declare now (``declaration-options``), answered from
+the same predicates that ``resolve-round`` uses to refuse orders, so that a
+form built from the allowed values is always accepted (S9.13.3, S11.2).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from rules.dnd5e.battle import Battle
+from rules.dnd5e.geometry import DIRECTIONS, Box, dist, squares_range
+from rules.dnd5e.movement import Mover
+from rules.dnd5e.orders import bonus_problem, stand_own_actions, unit_actions
+from rules.dnd5e.sheets import attacks_per_action, reach_bonus_attack
+from rules.dnd5e.adjustments import free_and_enterable
+from rules.dnd5e.orders import AdjustmentType
+
+
+def option(path: str, label: str, type_: str, *, allowed=None, default=None, required: bool = False,
+           forbidden=None, **extra) -> dict:
+    out = {"path": path, "label": label, "type": type_, "default": default, "required": required,
+           "forbidden": forbidden or []}
+    if allowed is not None:
+        out["allowed"] = allowed
+    out.update(extra)
+    return out
+
+
+def reachable(b: Battle, cid: str, dashing: bool, disengaging: bool) -> list[list[int]]:
+    """Anchors where the creature could end a ``move`` this turn (S5.7), by a cheapest-path search."""
+    start = tuple(b.stands[cid]["position"] if cid in b.stands else b.solos[cid]["position"])
+    probe = Mover(b, cid, dashing=dashing, disengaging=disengaging)
+    if cid in b.stands and not disengaging and b.adjacent_enemy_stand(cid):
+        return []
+    best = {start: 0}
+    queue = deque([start])
+    size = probe.size
+    while queue:
+        pos = queue.popleft()
+        for dx, dy in DIRECTIONS.values():
+            nxt = (pos[0] + dx, pos[1] + dy)
+            new = Box(nxt, size)
+            if not new.on_grid(b.terrain.width, b.terrain.height):
+                continue
+            cost = best[pos] + b.terrain.step_cost(Box(pos, size), (dx, dy))
+            if cost > probe.allowance or cost >= best.get(nxt, 10**9):
+                continue
+            entered = [sq for sq in new.squares() if not Box(pos, size).contains(sq)]
+            if any(b.terrain.terrain(sq) == "deep_water" for sq in entered) and not b.can_swim(cid):
+                continue
+            if probe._blocker(new, False):
+                continue
+            best[nxt] = cost
+            # a stand that ends next to an enemy stand cannot go further (S5.7.2)
+            if cid in b.stands and not disengaging:
+                entity = b.stands[cid]
+                saved = entity["position"]
+                entity["position"] = list(nxt)
+                blocked = b.adjacent_enemy_stand(cid)
+                entity["position"] = saved
+                if blocked:
+                    continue
+            queue.append(nxt)
+    stops = [p for p in best if p != start and probe.may_stop(Box(p, size), False)]
+    return sorted([list(p) for p in stops], key=lambda s: (s[1], s[0]))
+
+
+def attack_options(b: Battle, cid: str, base: str) -> list[dict]:
+    p = b.profile(cid)
+    allowed, forbidden = [], []
+    box = b.box(cid)
+    foes = [t for t in b.stands_in_play() if b.enemy_of(cid, t)]
+    foes += [h for h in b.solos if b.solos[h]["position"] is not None and b.enemy_of(cid, h)]
+    foes += [q for q in b.squares if b.squares[q]["hp"] > 0]
+    for a in p.attacks:
+        reach = 1 if a.kind == "melee" else squares_range(a.long_range)
+        for t in sorted(foes):
+            d = dist(box, b.box(t))
+            ok = d == 1 or (t in b.squares and d == 0) if a.kind == "melee" else d <= reach
+            if ok:
+                allowed.append({"attack": a.name, "target": t, "distance": d,
+                                "reach_bonus_possible": a.kind == "melee" and reach_bonus_attack(p, cid in b.stands)})
+            else:
+                forbidden.append({"value": {"attack": a.name, "target": t},
+                                  "reason": f"{t} is out of reach of {a.name} from here (distance {d})",
+                                  "rule": "S5.9.1"})
+    max_attacks = attacks_per_action(p) + (1 if reach_bonus_attack(p, cid in b.stands) else 0)
+    return [option(f"{base}.attacks", "Attacks (attack name and target)", "list", allowed=allowed, default=[],
+                   forbidden=forbidden, min=0, max=max_attacks, multiattack=p.multiattack)]
+
+
+def spell_options(b: Battle, cid: str, base: str) -> list[dict]:
+    p = b.profile(cid)
+    entity = b.stands.get(cid) or b.solos[cid]
+    allowed, forbidden = [], []
+    for s in p.spells:
+        if s.uses is not None and entity["spell_uses"].get(s.name, 0) <= 0:
+            forbidden.append({"value": s.name, "reason": f"no use of {s.name} is left", "rule": "S5.8.2"})
+        else:
+            allowed.append(s.name)
+    return [option(f"{base}.spell.name", "Spell", "choice", allowed=allowed, forbidden=forbidden)]
+
+
+def stand_options(b: Battle, uid: str, index: int, sid: str, base: str) -> list[dict]:
+    u = b.units[uid]
+    p = b.profile(sid)
+    path = f"{base}.stands[{index}]"
+    opts = [option(f"{path}.stand", "Stand", "choice", allowed=[sid], default=sid, required=True)]
+    moves = reachable(b, sid, False, False)
+    opts.append(option(f"{path}.move", "Path before the action (squares)", "list", default=[],
+                       allowed=moves, max=b.allowance(sid, False), dash_max=b.allowance(sid, True)))
+    opts.append(option(f"{path}.move_after", "Path after the action (squares)", "list", default=[],
+                       max=b.allowance(sid, False),
+                       forbidden=[] if u["type"] == "skirmishers" else [
+                           {"value": "move and move_after", "reason": "a regiment stand moves before or after its "
+                            "action, not both", "rule": "S5.7.1"}]))
+    opts.append(option(f"{path}.road_step", "Road step", "choice", allowed=[None, *DIRECTIONS], default=None))
+    if p.attacks:
+        opts += attack_options(b, sid, path)
+    if u["configuration"] == "support":
+        mates = [t for t in u["stands"] if t != sid and b.in_play(t)]
+        opts.append(option(f"{path}.support", "Support another stand of the unit", "choice",
+                           allowed=[None, *mates], default=None))
+    if p.spells:
+        opts += spell_options(b, sid, path)
+    else:
+        opts.append(option(f"{path}.action", "Own action under Cast a Spell", "choice",
+                           allowed=stand_own_actions(b, uid), default="none"))
+    if u["type"] == "skirmishers":
+        opts.append(option(f"{path}.hide", "Tries to hide", "boolean", default=True))
+    return opts
+
+
+def unit_options(b: Battle, uid: str) -> tuple[bool, list[dict]]:
+    u = b.units[uid]
+    base = f"units.{uid}"
+    if u["eliminated_round"] is not None or not any(b.in_play(s) for s in u["stands"]):
+        return False, []
+    actions = unit_actions(b, uid)
+    opts = [option(f"{base}.action", "Battle action", "choice", default="none",
+                   allowed=[a for a, why in actions.items() if why is None],
+                   forbidden=[{"value": a, "reason": why, "rule": "S6.5"} for a, why in actions.items() if why])]
+    if u["type"] == "regiment" and actions["configure"] is None:
+        opts.append(option(f"{base}.configuration", "New configuration (with Configure)", "choice",
+                           allowed=[c for c in ("support", "defense", "march") if c != u["configuration"]]))
+    in_play = [s for s in u["stands"] if b.in_play(s)]
+    for i, sid in enumerate(in_play):
+        opts += stand_options(b, uid, i, sid, base)
+    if u["broken"] and u["commander"] is not None:
+        opts.append(option(f"{base}.if_rallied", "Orders if the commander rallies the unit", "object", default=None,
+                           allowed=[a for a, why in unit_actions(b, uid, broken=False).items() if why is None]))
+    return True, opts
+
+
+def solo_options(b: Battle, hid: str) -> tuple[bool, list[dict]]:
+    h = b.solos[hid]
+    base = f"solos.{hid}"
+    if not b.solo_can_act(hid):
+        return False, []
+    p = b.profile(hid)
+    opts = []
+    if h["attached_to"] is not None:
+        stand = h["attached_to"]
+        allowed = ["none"] + [a for a, has in (("attack", p.attacks), ("cast_spell", p.spells)) if has]
+        opts.append(option(f"{base}.action", "Action", "choice", allowed=allowed, default="none",
+                           forbidden=[{"value": a, "reason": "an attached solo may only attack, cast or do nothing",
+                                       "rule": "H29"} for a in ("dash", "hide", "join", "disengage")]))
+        sbox = b.box(stand)
+        side = b.side_of_box(hid)
+        spots = sorted({(x, y) for x in range(sbox.x - side, sbox.x1 + 2) for y in range(sbox.y - side, sbox.y1 + 2)
+                        if dist(Box((x, y), side), sbox) == 1 and free_and_enterable(b, hid, (x, y))},
+                       key=lambda s: (s[1], s[0]))
+        opts.append(option(f"{base}.detach_to", "Detach to", "square", allowed=[None, *map(list, spots)]))
+        unit = b.unit_of(stand)
+        mates = [t for t in unit["stands"] if t != stand and b.in_play(t) and dist(b.box(t), sbox) == 1
+                 and b.size_rule(hid, t)]
+        opts.append(option(f"{base}.switch_to", "Switch to stand", "choice", allowed=[None, *mates]))
+        opts.append(option(f"{base}.detach_when", "Detach or switch", "choice",
+                           allowed=["before_action", "after_action"], default="before_action"))
+        opts.append(option(f"{base}.timing", "Acts", "choice", allowed=["before_stands", "after_stands"],
+                           default="after_stands"))
+        joining = False
+    else:
+        actions = ["none"] + [a for a in ("attack", "cast_spell", "dash", "hide", "join", "disengage")
+                              if not (a == "attack" and not p.attacks) and not (a == "cast_spell" and not p.spells)]
+        opts.append(option(f"{base}.action", "Action", "choice", allowed=actions, default="none"))
+        opts.append(option(f"{base}.move", "Path before the action (squares)", "list", default=[],
+                           allowed=reachable(b, hid, False, False), max=b.allowance(hid, False),
+                           dash_max=b.allowance(hid, True)))
+        opts.append(option(f"{base}.move_after", "Path after the action (squares)", "list", default=[]))
+        stands = [s for s in b.stands_in_play(h["side"])]
+        opts.append(option(f"{base}.join", "Stand to join", "choice",
+                           allowed=[None, *[s for s in stands if b.size_rule(hid, s)]],
+                           forbidden=[{"value": s, "reason": "the solo is more than one size larger than its creatures",
+                                       "rule": "S5.8.6"} for s in stands if not b.size_rule(hid, s)]))
+        joining = True
+    if p.attacks:
+        opts += attack_options(b, hid, base)
+    if p.spells:
+        opts += spell_options(b, hid, base)
+    bonuses, refused = [None], []
+    for bonus in ("prepare", "motivate", "rally", "become_commander", "cease_commander"):
+        why = bonus_problem(b, hid, bonus, joining)
+        if why is None:
+            bonuses.append(bonus)
+        else:
+            refused.append({"value": bonus, "reason": why, "rule": "S5.12"})
+    opts.append(option(f"{base}.bonus_action", "Bonus action", "choice", allowed=bonuses, default=None,
+                       forbidden=refused))
+    return True, opts
+
+
+def side_options(b: Battle, side: str) -> list[dict]:
+    pairs = []
+    mine = b.stands_in_play(side)
+    for x in sorted(mine):
+        for y in sorted(mine):
+            if x != y and dist(b.box(x), b.box(y)) == 1:
+                pairs.append({"if_eliminated": x, "shift": y})
+    solos = sorted(h for h, s in b.solos.items() if s["side"] == side and s["attached_to"] is not None)
+    return [option("casualty_shifts", "If stand X falls, stand Y steps in", "list", allowed=pairs, default=[]),
+            option("solo_fallbacks", "Where attached solos go if their stand falls", "object", allowed=solos,
+                   default={})]
+
+
+def gm_options(b: Battle) -> list[dict]:
+    customs = [k for k, o in b.st["objectives"].items() if o["type"] == "custom" and o.get("achieved_round") is None]
+    types = list(AdjustmentType.__args__)
+    return [
+        option("gm.adjustments", "Adjustments", "list", allowed=types, default=[]),
+        option("gm.isolation_overrides", "Isolation overrides", "object",
+               allowed=sorted(list(b.stands_in_play()) + [h for h in b.solos if b.solos[h]["position"]]), default={}),
+        option("gm.hide_dc", "Hide DC", "integer", min=0, max=40, default=None),
+        option("gm.custom_achieved", "Custom objectives achieved", "list", allowed=customs, default=[]),
+        option("gm.award_vp", "VP awards", "list", allowed=sorted(b.st["sides"]), default=[], min=-100, max=100),
+    ]
