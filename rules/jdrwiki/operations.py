@@ -12,7 +12,7 @@ from pydantic import Field
 
 from rules.dice import D4
 from rules.errors import InvalidInput
-from rules.jdrwiki import combat, damage, entities, initiative, round as round_, setup, sheets, tables, terrain
+from rules.jdrwiki import combat, damage, entities, initiative, options, round as round_, setup, sheets, tables, terrain, visibility
 from rules.jdrwiki import ruleset
 from rules.jdrwiki.advantage import allocate
 from rules.jdrwiki.battle import Battle, dump_state
@@ -331,3 +331,42 @@ class AftermathInput(Input):
 @ruleset.operation("battle-aftermath", AftermathInput, summary="Losses, heroes' fates, army outcomes (S5.16).")
 def battle_aftermath(data: AftermathInput, ctx: Context) -> dict:
     return setup.aftermath(load(ctx, data.state))
+
+
+# ---------------------------------------------------------------- web layer
+
+
+class Participant(Input):
+    kind: Literal["side", "army", "commander", "corps", "unit", "hero", "gm"]
+    id: Id = "gm"
+
+
+class DeclarationOptionsInput(Input):
+    state: entities.State
+    participant: Participant
+
+
+@ruleset.operation("declaration-options", DeclarationOptionsInput,
+                   summary="What a participant may declare now, with the reason for anything forbidden.")
+def declaration_options(data: DeclarationOptionsInput, ctx: Context) -> dict:
+    battle = load(ctx, data.state)
+    if battle.state["ended"]:
+        must, found = False, []
+    else:
+        must, found = options.options(battle, data.participant.kind, data.participant.id)
+    ctx.log.add("S5.5", "action.declared", "{count} declaration options for {kind} {id}.", count=len(found),
+                kind=data.participant.kind, id=data.participant.id, corps=data.participant.id, action="options")
+    return {"participant": data.participant.model_dump(), "round": battle.round, "phase": battle.state["phase"],
+            "must_declare": must, "options": found}
+
+
+class VisibleStateInput(Input):
+    state: entities.State
+    side: entities.Side
+    fog: bool = True
+
+
+@ruleset.operation("visible-state", VisibleStateInput, summary="The battle state as one side may see it (S11.3).")
+def visible_state(data: VisibleStateInput, ctx: Context) -> dict:
+    view, hidden = visibility.visible(load(ctx, data.state).export(), data.side, data.fog, ctx.log)
+    return {"state": view, "hidden": hidden}

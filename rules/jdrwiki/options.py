@@ -1,0 +1,308 @@
+"""``declaration-options``: what a participant may declare now, and why anything else is not allowed.
+
+The answers come from the same rules the engine applies (costs and caps,
+S4.16; ranges, S4.18; total-melee restrictions, S7.1.3; hero availability,
+S7.4; talents, S7.7), so a form never re-implements a rule.  Every value in
+an ``allowed`` list is accepted by ``resolve-round`` (an action listed with
+``requires`` needs that allocation too).
+"""
+
+from __future__ import annotations
+
+from rules.errors import InvalidInput
+from rules.jdrwiki import combat, tables, terrain
+from rules.jdrwiki.battle import Battle
+from rules.jdrwiki.combat import full_action
+from rules.jdrwiki.declare import ENEMY_TARGETED
+
+ALLOCATION_FLOOR = -20  # how far below zero a form offers to push an attention criterion
+
+
+def _option(path: str, label: str, type_: str, *, default=None, required: bool = False, **extra) -> dict:
+    return {"path": path, "label": label, "type": type_, "default": default, "required": required,
+            "forbidden": [], **extra}
+
+
+def _forbid(option: dict, value, reason: str, rule: str) -> None:
+    option["forbidden"].append({"value": value, "reason": reason, "rule": rule})
+
+
+def options(battle: Battle, kind: str, pid: str) -> tuple[bool, list[dict]]:
+    """(must_declare, options) for one participant."""
+    st = battle.state
+    if kind == "gm":
+        return False, gm_options(battle)
+    if kind == "side":
+        if pid not in ("a", "b"):
+            raise InvalidInput.field("participant.id", "a side is 'a' or 'b'")
+        must, found = False, []
+        for army_id, army in sorted(st["armies"].items()):
+            if army["side"] == pid:
+                found += army_options(battle, army_id)
+                for cid in battle.active_corps():
+                    if battle.corps(cid)["army_id"] == army_id:
+                        corps_must, corps_opts = corps_options(battle, cid)
+                        must, found = must or corps_must, found + corps_opts
+        return must, found
+    if kind in ("army", "commander"):
+        if pid not in st["armies"]:
+            raise InvalidInput.field("participant.id", "unknown army")
+        return False, army_options(battle, pid)
+    if kind in ("corps", "unit"):
+        if pid not in st["corps"]:
+            raise InvalidInput.field("participant.id", "unknown corps")
+        return corps_options(battle, pid)
+    if kind == "hero":
+        if pid not in st["heroes"]:
+            raise InvalidInput.field("participant.id", "unknown hero")
+        return False, hero_options(battle, pid)
+    raise InvalidInput.field("participant.kind", "one of side, army, commander, corps, unit, hero, gm")
+
+
+# ---------------------------------------------------------------- corps
+
+
+def budget(battle: Battle, cid: str) -> int:
+    """S4.16: points this corps may still commit this round (the ruthless point comes off first)."""
+    return min(battle.sheet_of(cid)["spend_cap"], battle.corps(cid)["initiative"]) - (
+        1 if battle.army_of(cid)["ruthless"] else 0)
+
+
+def corps_options(battle: Battle, cid: str) -> tuple[bool, list[dict]]:
+    if not battle.active(cid):
+        return False, []
+    corps = battle.corps(cid)
+    prefix = f"corps.{cid}"
+    if battle.state["phase"] == "initiative":
+        cap = battle.sheet_of(cid)["reroll_cap"]
+        forced = corps["initiative"] == 0
+        option = _option("rerolls[]", f"Re-roll the initiative of {cid}", "boolean", default=forced, required=forced,
+                         item=cid)
+        if forced:
+            _forbid(option, False, "an empty initiative pool must be re-rolled", "S5.4.1")
+        elif corps["initiative"] > cap:
+            _forbid(option, True, f"a voluntary re-roll needs a pool of {cap} or less", "S5.4.1")
+        return forced, [option]
+    available = corps["advantage"]
+    points = budget(battle, cid)
+    result = [action_options(battle, cid, points, available), _regroup_option(battle, cid, points)]
+    result += allocation_options(battle, cid, available)
+    counter = _option(f"{prefix}.defensive_counter", "Defensive counter against", "choice",
+                      allowed=[None] + (battle.enemies(cid) if points >= 1 else []))
+    if points < 1:
+        _forbid(counter, "any enemy corps", "no initiative point left for a counter", "S7.8")
+    result.append(counter)
+    result += hero_choice_options(battle, cid)
+    if "opportune_attack" in battle.talents_of(cid):
+        result.append(_option(f"{prefix}.opportune", "Opportune attack setting", "choice",
+                              default={"mode": "counter", "action": "massive_assault"},
+                              allowed=[{"mode": m, "action": a} for m in ("counter", "category_6")
+                                       for a in ("massive_assault", "subtle_assault")]))
+    if corps["total_melee_with"] is not None:
+        result.append(_option(f"{prefix}.melee_characteristic", "Characteristic of the total-melee damage", "choice",
+                              allowed=["str", "dex"], default=None))
+    return available < 0, result
+
+
+def action_options(battle: Battle, cid: str, points: int, available: int) -> dict:
+    corps = battle.corps(cid)
+    adaptation = "adaptation" in battle.talents_of(cid)
+    option = _option(
+        f"corps.{cid}.actions", "Actions", "list", default=[], allowed=[], budget=max(0, points),
+        max_items=3 if adaptation else 2,
+        constraints=("two actions of any types, or three different actions (Adaptation)" if adaptation
+                     else "at most two actions of different types") + "; total cost within the budget",
+        catalogue={a: {"type": row["type"], "cost": row["cost"]} for a, row in tables.ACTIONS.items()},
+        requires={"mining": {f"corps.{cid}.allocation.preparation": 1}})
+    in_melee = corps["total_melee_with"] is not None
+    for act, row in tables.ACTIONS.items():
+        if act == "regroup":
+            continue  # concerted: its own option
+        cost = 1 if row["cost"] == "moves" else row["cost"]
+        if in_melee and ((row["type"] == "maneuver" and act != "withdraw") or act == "total_melee"):
+            _forbid(option, {"action": act}, "a corps in total melee may only withdraw among manoeuvres", "S7.1.3")
+            continue
+        if cost > points:
+            _forbid(option, {"action": act}, f"costs {cost} initiative points, {max(0, points)} left", "S4.16")
+            continue
+        if act == "mining" and available < 1:
+            _forbid(option, {"action": act}, "needs 1 advantage point for preparation", "S6.13")
+            continue
+        candidates = _candidates(battle, cid, act, points)
+        if not candidates:
+            _forbid(option, {"action": act}, _why_none(act), "S7.9" if act not in ENEMY_TARGETED else "S4.18")
+        option["allowed"] += candidates
+    return option
+
+
+def _why_none(act: str) -> str:
+    if act in ENEMY_TARGETED:
+        return "no enemy corps in range"
+    return {"move": "no free zone next to the corps", "withdraw": "no free zone to withdraw to",
+            "divide": "no free zone next to the corps, or too few hit points",
+            "modify_terrain": "no terrain level of this or a neighbouring zone can change"}.get(act, "not possible now")
+
+
+def _candidates(battle: Battle, cid: str, act: str, points: int) -> list[dict]:
+    corps = battle.corps(cid)
+    zones = battle.state["map"]["zones"]
+    neighbours = zones[corps["zone"]]["neighbors"]
+    free = [z for z in neighbours if combat.free(battle, z)]
+    if act in ENEMY_TARGETED:
+        found = []
+        for target in battle.enemies(cid):
+            action = full_action(action=act, target=target)
+            if combat.impossible(battle, cid, action) is None:
+                found.append({"action": act, "target": target})
+        return found
+    if act == "move":
+        return [{"action": "move", "moves": m, "path": [z]} for z in free for m in range(1, min(5, points) + 1)]
+    if act == "withdraw":
+        return [{"action": "withdraw", "to_zone": z} for z in free]
+    if act == "divide":
+        if corps["hp"] < 2 or not free:
+            return []
+        new_id = _fresh_id(battle, cid)
+        return [{"action": "divide", "new_corps": [{"id": new_id, "zone": z, "hp": corps["hp"] // 2}]} for z in free]
+    if act == "modify_terrain":
+        found = []
+        magic = battle.army_of(cid)["has_magic"]
+        for zone in [corps["zone"], *neighbours]:
+            levels = zones[zone]["terrain"]
+            for key in ("unstable_ground", "stronghold", "cover"):
+                for direction, step in (("up", 1), ("down", -1)):
+                    if 0 <= levels[key] + step <= tables.TERRAIN_MAX[key]:
+                        found.append({"action": act, "zone": zone, "characteristic": key, "direction": direction})
+            if magic:
+                found += [{"action": act, "zone": zone, "characteristic": "weather", "level": lv}
+                          for lv in range(tables.TERRAIN_MAX["weather"] + 1) if lv != levels["weather"]]
+        return found
+    return []
+
+
+def _fresh_id(battle: Battle, cid: str) -> str:
+    base = f"{cid[:30]}-r{battle.round}"
+    candidate, n = base, 1
+    while candidate in battle.state["corps"]:
+        n += 1
+        candidate = f"{base}-{n}"
+    return candidate
+
+
+def _regroup_option(battle: Battle, cid: str, points: int) -> dict:
+    """S7.2.3: partners of the same army next to each other; every participant declares the same."""
+    corps = battle.corps(cid)
+    option = _option(f"corps.{cid}.actions[].regroup", "Regroup with (every participant declares the same)",
+                     "object", allowed=[], concerted=True)
+    if corps["total_melee_with"] is not None or points < tables.ACTIONS["regroup"]["cost"]:
+        _forbid(option, {"action": "regroup"}, "in total melee or not enough initiative points", "S7.2.3")
+        return option
+    for other in battle.active_corps():
+        same = other != cid and battle.corps(other)["army_id"] == corps["army_id"]
+        if same and battle.corps(other)["total_melee_with"] is None and terrain.adjacent(
+                battle.state["map"], corps["zone"], battle.corps(other)["zone"]):
+            option["allowed"] += [{"action": "regroup", "with": [other], "into": into} for into in (cid, other)]
+    return option
+
+
+def allocation_options(battle: Battle, cid: str, available: int) -> list[dict]:
+    """S4.11: the six criteria; the sum may not exceed the points available."""
+    prefix = f"corps.{cid}.allocation"
+    required = available < 0
+    found = []
+    for key in tables.ATTENTION:
+        default = min(0, available) if key == "environment" else 0
+        found.append(_option(f"{prefix}.{key}", f"Allocation: {key}", "integer", default=default, required=required,
+                             min=ALLOCATION_FLOOR + min(0, available), max=max(0, available),
+                             constraint=f"all six together at most {available}"))
+    for key in tables.SPENT:
+        top = 1 if key == "preparation" else max(0, available)
+        option = _option(f"{prefix}.{key}", f"Allocation: {key}", "integer", default=0, min=0,
+                         max=min(top, max(0, available)), constraint=f"all six together at most {available}")
+        if available < 1:
+            _forbid(option, 1, "no advantage point to spend", "S4.11")
+        found.append(option)
+    return found
+
+
+def hero_choice_options(battle: Battle, cid: str) -> list[dict]:
+    """S7.4.2 / S7.4.7: which heroes of the corps may intervene or transfer."""
+    intervene = _option(f"corps.{cid}.heroes", "Hero interventions", "list", default=[], allowed=[])
+    transfer = _option(f"corps.{cid}.hero_transfers", "Hero transfers", "list", default=[], allowed=[])
+    for hero_id, hero in sorted(battle.state["heroes"].items()):
+        if hero["corps_id"] != cid:
+            continue
+        if hero["status"] != "active":
+            _forbid(intervene, {"hero_id": hero_id}, "the hero suffered a hero death", "S7.4.6")
+            continue
+        if battle.round < hero["available_from_round"]:
+            _forbid(intervene, {"hero_id": hero_id},
+                    f"on cooldown until round {hero['available_from_round']} (only a sacrifice)", "S7.4.2")
+            intervene["allowed"].append({"hero_id": hero_id, "sacrifice": True})
+        else:
+            intervene["allowed"].append({"hero_id": hero_id})
+        for dest in battle.active_corps():
+            if (dest != cid and battle.corps(dest)["army_id"] == hero["army_id"]
+                    and battle.distance(cid, dest) <= 20):
+                transfer["allowed"].append({"hero_id": hero_id, "to_corps": dest})
+    return [intervene, transfer]
+
+
+# ---------------------------------------------------------------- armies, heroes, GM
+
+
+def army_options(battle: Battle, army_id: str) -> list[dict]:
+    army = battle.state["armies"][army_id]
+    prefix = f"armies.{army_id}"
+    ruthless = _option(f"{prefix}.ruthless", "Ruthless mode", "boolean", default=army["ruthless"])
+    if "ruthless" not in army["talents"]:
+        _forbid(ruthless, True, "needs the talent Impitoyable", "S7.7.9")
+        _forbid(ruthless, False, "needs the talent Impitoyable", "S7.7.9")
+    pools = {"commander": army["commander"]["heroism_points"], "army": army["army_heroism_points"]}
+    heroism = _option(f"{prefix}.heroism", "Heroism points", "list", default=[],
+                      allowed=[{"pool": p, "use": u} for p in pools for u in ("advantage", "auto_success") if pools[p]],
+                      max_per_pool=pools)
+    for pool, left in pools.items():
+        if not left:
+            _forbid(heroism, {"pool": pool}, f"no point left in the {pool} pool", "S7.5.3")
+    save = _option(f"{prefix}.save_from_fatal", "Save from a fatal blow", "choice", default=None,
+                   allowed=[None] + [p for p in pools if pools[p]])
+    withdraw = _option(f"{prefix}.withdraw", "Withdraw the army from the battle", "boolean", default=False)
+    return [ruthless, heroism, save, withdraw]
+
+
+def hero_options(battle: Battle, hero_id: str) -> list[dict]:
+    """S7.4.5 / S7.4.6: the hero's player decides heroism and accepts a sacrifice."""
+    hero = battle.state["heroes"][hero_id]
+    prefix = f"corps.{hero['corps_id']}.heroes[].{hero_id}"
+    army = battle.state["armies"][hero["army_id"]]
+    points = army["commander"]["heroism_points"] if hero["is_commander"] else hero["heroism_points"]
+    heroism = _option(f"{prefix}.heroism", "Spend a heroism point", "boolean", default=False)
+    sacrifice = _option(f"{prefix}.sacrifice", "Accept a sacrifice", "boolean", default=False,
+                        required=battle.round < hero["available_from_round"])
+    if hero["status"] != "active":
+        for option in (heroism, sacrifice):
+            _forbid(option, True, "the hero is out of the battle", "S7.4.6")
+    elif points < 1:
+        _forbid(heroism, True, "no heroism point left", "S7.4.5")
+    cooldown = battle.hero_info[hero_id]["cooldown"] or 0
+    moderation = _option(f"{prefix}.moderation", "Moderate use (rounds of cooldown removed)", "integer", default=0,
+                         min=0, max=min(cooldown, sum(1 for v in hero["bonuses"].values() if v > 0) // 2))
+    return [heroism, sacrifice, moderation]
+
+
+def gm_options(battle: Battle) -> list[dict]:
+    zones = sorted(battle.state["map"]["zones"])
+    corps = battle.active_corps()
+    return [
+        _option("gm.weather", "Weather by zone", "object", default={}, allowed=zones, min=0,
+                max=tables.TERRAIN_MAX["weather"]),
+        _option("gm.manual_modifiers", "Manual modifiers (this round)", "list", default=[], allowed=corps,
+                targets=list(tables.SKILLS) + ["all_skills", "attack_rolls", "damage", "protection"]),
+        _option("gm.adjustments", "Adjustments", "list", default=[], allowed=corps,
+                fields=["hp", "advantage", "initiative"]),
+        _option("gm.commander_changes", "New commanders", "object", default={}, allowed=sorted(battle.state["armies"])),
+        _option("gm.conflict_started", "The conflict has started", "boolean",
+                default=battle.state["conflict_started"]),
+        _option("gm.end_battle", "End the battle", "boolean", default=False),
+    ]
