@@ -123,7 +123,8 @@ class Round:
 
     def queue(self, modifiers: list[dict]) -> None:
         for modifier in modifiers:
-            self.state["sides"][modifier["side"]]["pending_modifiers"].append(dict(modifier))
+            pending = {name: modifier[name] for name in ("amount", "source", "hero_id")}  # S3.3 shape
+            self.state["sides"][modifier["side"]]["pending_modifiers"].append(pending)
             self.event("modifier_queued", **modifier)
 
     # -- R0 ------------------------------------------------------------------
