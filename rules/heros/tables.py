@@ -29,6 +29,7 @@ MOUNTED_FOR_CHARACTER_MOVEMENT: frozenset[str] = frozenset(TABLES["S6.2"]["mount
 DEFAULTS: dict[str, Any] = TABLES["S6.2"]["defaults_everything_else"]
 MOVEMENT = TABLES["S6.3"]
 ACTION_COSTS = TABLES["S6.4"]
+LIMITS_MARCH: int = ACTION_COSTS["limits"]["march_move_enemy_distance"]
 HOLD = TABLES["S6.5"]["hold"]
 MODIFIERS: dict[str, dict[str, Any]] = TABLES["S6.6"]["modifiers"]
 MODIFIER_LABELS_FR: dict[str, str] = TABLES["S6.6.1"]["labels_fr"]

@@ -1,0 +1,23 @@
+"""The spec's S9.12 set-up, shared by the battle tests."""
+
+NEW_BATTLE = {
+    "battle_id": "demo",
+    "map": {"width": 6, "height": 6,
+            "hexes": [{"col": 4, "row": 4, "terrain": "difficult", "wooded": True, "feature_id": "wood-1"}]},
+    "sides": [{"id": "red", "name": "Gondor", "cinc_id": "aragorn"},
+              {"id": "blue", "name": "Mordor", "cinc_id": "gothmog"}],
+    "corps": [{"id": "r1", "side": "red", "kind": "cinc", "general_id": "aragorn"},
+              {"id": "b1", "side": "blue", "kind": "cinc", "general_id": "gothmog"}],
+    "units": [
+        {"id": "r-bd", "corps_id": "r1", "troop_type": "Bd", "factor_vs_foot": 5, "factor_vs_mounted": 3,
+         "move": 3, "position": {"col": 2, "row": 2}, "facing": 3},
+        {"id": "b-wb", "corps_id": "b1", "troop_type": "Wb", "regular": False, "impetuous": True,
+         "factor_vs_foot": 3, "factor_vs_mounted": 2, "move": 3, "position": {"col": 2, "row": 4}, "facing": 0},
+        {"id": "b-ps", "corps_id": "b1", "troop_type": "Ps", "regular": False, "factor_vs_foot": 2,
+         "factor_vs_mounted": 2, "move": 4, "range": 2, "position": {"col": 4, "row": 1}, "facing": 4}],
+    "characters": [
+        {"id": "aragorn", "corps_id": "r1", "role": "cinc", "combat_bonus": 3, "stacked_on": "r-bd", "engaged": True},
+        {"id": "gothmog", "corps_id": "b1", "role": "cinc", "combat_bonus": 2, "stacked_on": "b-ps", "engaged": False}],
+    "first_side": "red",
+    "dice": {"pa.r1": 4},
+}
