@@ -26,15 +26,21 @@ def option(path: str, label: str, type_: str, *, allowed=None, default=None, req
     return out
 
 
-def reachable(b: Battle, cid: str, dashing: bool, disengaging: bool) -> list[list[int]]:
-    """Anchors where the creature could end a ``move`` this turn (S5.7), by a cheapest-path search."""
+def reachable(b: Battle, cid: str, dashing: bool, disengaging: bool) -> list[list[list[int]]]:
+    """Cheapest paths to every anchor where the creature could end a ``move`` now (S5.7).
+
+    Each path is a list of anchors, ready to be declared as ``move``.
+    """
     start = tuple(b.stands[cid]["position"] if cid in b.stands else b.solos[cid]["position"])
     probe = Mover(b, cid, dashing=dashing, disengaging=disengaging)
     if cid in b.stands and not disengaging and b.adjacent_enemy_stand(cid):
         return []
     best = {start: 0}
+    parent: dict[tuple, tuple] = {}
     queue = deque([start])
     size = probe.size
+    entity = b.stands.get(cid) or b.solos[cid]
+    saved = entity["position"]
     while queue:
         pos = queue.popleft()
         for dx, dy in DIRECTIONS.values():
@@ -51,18 +57,25 @@ def reachable(b: Battle, cid: str, dashing: bool, disengaging: bool) -> list[lis
             if probe._blocker(new, False):
                 continue
             best[nxt] = cost
-            # a stand that ends next to an enemy stand cannot go further (S5.7.2)
+            parent[nxt] = pos
             if cid in b.stands and not disengaging:
-                entity = b.stands[cid]
-                saved = entity["position"]
+                # a stand that arrives next to an enemy stand can go no further (S5.7.2)
                 entity["position"] = list(nxt)
                 blocked = b.adjacent_enemy_stand(cid)
                 entity["position"] = saved
                 if blocked:
                     continue
             queue.append(nxt)
-    stops = [p for p in best if p != start and probe.may_stop(Box(p, size), False)]
-    return sorted([list(p) for p in stops], key=lambda s: (s[1], s[0]))
+    paths = []
+    for end in sorted(best, key=lambda p: (p[1], p[0])):
+        if end == start or not probe.may_stop(Box(end, size), False):
+            continue
+        path, node = [], end
+        while node != start:
+            path.append(list(node))
+            node = parent[node]
+        paths.append(path[::-1])
+    return paths
 
 
 def attack_options(b: Battle, cid: str, base: str) -> list[dict]:
@@ -107,7 +120,7 @@ def stand_options(b: Battle, uid: str, index: int, sid: str, base: str) -> list[
     path = f"{base}.stands[{index}]"
     opts = [option(f"{path}.stand", "Stand", "choice", allowed=[sid], default=sid, required=True)]
     moves = reachable(b, sid, False, False)
-    opts.append(option(f"{path}.move", "Path before the action (squares)", "list", default=[],
+    opts.append(option(f"{path}.move", "Path before the action (one of the paths)", "list", default=[],
                        allowed=moves, max=b.allowance(sid, False), dash_max=b.allowance(sid, True)))
     opts.append(option(f"{path}.move_after", "Path after the action (squares)", "list", default=[],
                        max=b.allowance(sid, False),
@@ -201,6 +214,8 @@ def solo_options(b: Battle, hid: str) -> tuple[bool, list[dict]]:
     bonuses, refused = [None], []
     for bonus in ("prepare", "motivate", "rally", "become_commander", "cease_commander"):
         why = bonus_problem(b, hid, bonus, joining)
+        if why is None and joining and bonus == "become_commander":
+            why = "a detached solo may become commander only together with the Join action (S5.6.1)"
         if why is None:
             bonuses.append(bonus)
         else:

@@ -284,10 +284,10 @@ class Round:
                 else:
                     self.ctx.log.add("S5.10.1", "round.target_dropped", "{target} is no longer a valid target of "
                                      "{spell}.", target=t, spell=spell.name)
-            targets = [self.spell_target(t, caster_box) for t in ids]
+            targets = [self.spell_target(t, caster_box, spell) for t in ids]
             for t in ids:
                 if t in b.stands:
-                    targets += [{**self.spell_target(h, caster_box), "attached": True}
+                    targets += [{**self.spell_target(h, caster_box, spell), "attached": True}
                                 for h in sorted(b.solos) if b.solos[h]["attached_to"] == t]
         else:
             origin = list(order.origin)
@@ -316,12 +316,11 @@ class Round:
                     b.damage(t["id"], res["damage"], bool(res["critical"]))
         self.reveal(cid)
 
-    def spell_target(self, tid: str, caster_box: Box) -> dict:
+    def spell_target(self, tid: str, caster_box: Box, spell) -> dict:
         b = self.b
         situation = self.target_situation(tid)
-        if tid not in b.squares:
-            situation["save_bonus"] = {a: save_bonus(b.profile(tid), a) for a in ("str", "dex", "con", "int", "wis",
-                                                                                   "cha")}
+        if tid not in b.squares and spell.save_ability is not None:
+            situation["save_bonus"] = save_bonus(b.profile(tid), spell.save_ability)
         box = b.box(tid)
         situation["distance"] = dist(caster_box, box) if box is not None else 0
         return situation
@@ -353,20 +352,20 @@ class Round:
             inside = [sq for sq in squares if sq in area]
             if inside:
                 affected_stands.append(sid)
-                out.append({**self.spell_target(sid, caster_box),
+                out.append({**self.spell_target(sid, caster_box, spell),
                             "coverage": "full" if len(inside) == len(squares) else "partial"})
         for hid in sorted(b.solos):
             h = b.solos[hid]
             if hid in excluded:
                 continue
             if h["position"] is not None and any(sq in area for sq in b.box(hid).squares()):
-                out.append(self.spell_target(hid, caster_box))
+                out.append(self.spell_target(hid, caster_box, spell))
             elif h["attached_to"] in affected_stands:
-                out.append({**self.spell_target(hid, caster_box), "attached": True})
+                out.append({**self.spell_target(hid, caster_box, spell), "attached": True})
         for oid in sorted(b.squares):
             o = b.squares[oid]
             if o["hp"] > 0 and tuple(o["at"]) in area:
-                out.append(self.spell_target(oid, caster_box))
+                out.append(self.spell_target(oid, caster_box, spell))
         return out
 
     # -- hide (S5.8.5) --------------------------------------------------------------
