@@ -254,7 +254,7 @@ class Battle:
         if cause == "critical" and "hero_support" in army["talents"] and not hero["death_avoided"]:
             hero["death_avoided"] = True
             self.log.add("S7.7.13", "hero.death", "Hero support saves {hero} from a hero death.", hero=hero_id,
-                         fate="avoided")
+                         fate="avoided", cause=cause)
             self.event("hero_death", hero=hero_id, avoided=True)
             return
         hero["status"] = "out"

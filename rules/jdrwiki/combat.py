@@ -329,7 +329,7 @@ def _enter_melee(battle: Battle, cid: str, target: str) -> None:
     battle.corps(cid)["total_melee_with"] = target
     battle.corps(target)["total_melee_with"] = cid
     battle.ctx.entered_melee.update({cid, target})
-    battle.log.add("S7.1", "move.step", "{corps} enters total melee with {target} in {zone}.",
+    battle.log.add("S7.1", "melee.entered", "{corps} enters total melee with {target} in {zone}.",
                    corps=cid, target=target, zone=battle.corps(target)["zone"])
 
 
@@ -479,7 +479,7 @@ def run_divide(battle: Battle, cid: str, action: dict, prefix: str, out: dict, h
         corps["advantage"] -= item["advantage"]
         for hero_id in item["heroes"]:
             battle.state["heroes"][hero_id]["corps_id"] = item["id"]
-        battle.log.add("S7.2.2", "move.step", "{corps} detaches {new} ({hp} hp) to {zone}.", corps=cid,
+        battle.log.add("S7.2.2", "corps.divided", "{corps} detaches {new} ({hp} hp) to {zone}.", corps=cid,
                        new=item["id"], hp=item["hp"], zone=item["zone"])
     _finish_self(battle, cid, action, out, opponent, success)
 
@@ -502,7 +502,7 @@ def run_regroup(battle: Battle, cid: str, action: dict, prefix: str, out: dict, 
         for hero in battle.state["heroes"].values():
             if hero["corps_id"] == m:
                 hero["corps_id"] = into
-        battle.log.add("S7.2.3", "move.step", "{corps} merges into {into}.", corps=m, into=into, zone=target["zone"])
+        battle.log.add("S7.2.3", "corps.merged", "{corps} merges into {into}.", corps=m, into=into, zone=target["zone"])
     _finish_self(battle, into, action, out, opponent, success)
 
 
@@ -547,7 +547,7 @@ def _change_terrain(battle: Battle, zone_id: str, key: str, old: int, new: int) 
     """S7.3 step 4: one level (weather: the level wanted, spilling over the zones around)."""
     zones = battle.state["map"]["zones"]
     zones[zone_id]["terrain"][key] = new
-    battle.log.add("S7.3", "terrain.modifier", "{zone} {characteristic}: {old} -> {new}.", zone=zone_id,
+    battle.log.add("S7.3", "terrain.changed", "{zone} {characteristic}: {old} -> {new}.", zone=zone_id,
                    characteristic=key, old=old, new=new)
     if key != "weather":
         return
@@ -560,7 +560,7 @@ def _change_terrain(battle: Battle, zone_id: str, key: str, old: int, new: int) 
         spilled = min(top, max(0, spilled))
         if spilled != level:
             zones[other]["terrain"]["weather"] = spilled
-            battle.log.add("S7.3", "terrain.modifier", "{zone} {characteristic}: {old} -> {new}.", zone=other,
+            battle.log.add("S7.3", "terrain.changed", "{zone} {characteristic}: {old} -> {new}.", zone=other,
                            characteristic=key, old=level, new=spilled)
 
 
@@ -587,7 +587,7 @@ def after_failure(battle: Battle, actor: str, action: dict, out: dict) -> None:
     battle.corps(enemy)["initiative"] -= 1
     key = f"{enemy}/opportune"
     result = new_outcome(counter, enemy, None)
-    battle.log.add("S7.7.3", "action.declared", "{corps} strikes back at {target} (opportune attack).",
+    battle.log.add("S7.7.3", "action.opportune", "{corps} strikes back at {target} (opportune attack).",
                    corps=enemy, target=actor, action=setting["action"])
     run_targeted(battle, enemy, counter, key, result, False)
     battle.outcomes[key] = result

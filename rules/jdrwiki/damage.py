@@ -76,7 +76,7 @@ def critical_only(battle: Battle, attacker: str, defender: str, *, characteristi
     result = amount(attacker_hp=battle.corps(attacker)["hp"], k=battle.sheet_of(attacker)["modifiers"][characteristic],
                     absorption=battle.sheet_of(defender)["absorption"], damage_d4=[], critical_d4=crit,
                     ruthless=False, flat=0, protection=protection(battle, defender), mode="critical_only")
-    battle.log.add("S5.12", "damage.event", "{attacker} deals {amount} critical damage to {defender}"
+    battle.log.add("S5.12", "damage.critical", "{attacker} deals {amount} critical damage to {defender}"
                    " ({multiplier} x VDB {vdb} - protection {protection}).", attacker=attacker, defender=defender,
                    amount=result["amount"], multiplier=result["multiplier"], vdb=result["vdb"],
                    protection=protection(battle, defender))
@@ -92,7 +92,7 @@ def apply(battle: Battle, attacker: str, defender: str, value: int, *, allow_ret
             and battle.heroism_pool(army["id"], pool) >= 1):
         battle.spend_heroism(army["id"], pool)
         battle.ctx.save_used.add(army["id"])
-        battle.log.add("S7.5.3", "damage.event", "A heroism point of {army} ({pool}) cancels a fatal blow on {corps}.",
+        battle.log.add("S7.5.3", "damage.saved", "A heroism point of {army} ({pool}) cancels a fatal blow on {corps}.",
                        army=army["id"], pool=pool, corps=defender, amount=0)
         battle.event("fatal_blow_cancelled", corps=defender)
         return 0, 0

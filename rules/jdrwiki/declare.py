@@ -49,7 +49,7 @@ def gm_modifiers(battle: Battle, gm: dict, path: str) -> None:
             raise InvalidInput.field(f"{path}manual_modifiers[{index}].corps_id", "unknown corps")
         bucket = battle.ctx.manual.setdefault(mod["corps_id"], {})
         bucket[mod["target"]] = bucket.get(mod["target"], 0) + mod["value"]
-        battle.log.add("S7.10", "warning", "GM modifier {value:+d} on {target} for {corps}: {reason}.",
+        battle.log.add("S7.10", "gm.modifier", "GM modifier {value:+d} on {target} for {corps}: {reason}.",
                        value=mod["value"], target=mod["target"], corps=mod["corps_id"], reason=mod["reason"])
 
 
@@ -63,8 +63,7 @@ def apply_gm(battle: Battle, gm: dict, path: str, *, adjustments: bool = True) -
             corps[adj["field"]] = corps[adj["field"]] + adj["delta"]
             if adj["field"] != "advantage":
                 corps[adj["field"]] = max(0, corps[adj["field"]])
-            battle.log.add("S7.10", "advantage.change" if adj["field"] == "advantage" else "warning",
-                           "GM adjustment: {corps} {field} {delta:+d}.", corps=adj["corps_id"],
+            battle.log.add("S7.10", "gm.adjustment", "GM adjustment: {corps} {field} {delta:+d}.", corps=adj["corps_id"],
                            field=adj["field"], delta=adj["delta"])
             if adj["field"] == "hp" and corps["hp"] == 0 and corps["status"] == "active":
                 battle.destroy(adj["corps_id"])
@@ -72,7 +71,7 @@ def apply_gm(battle: Battle, gm: dict, path: str, *, adjustments: bool = True) -
         if zone not in battle.state["map"]["zones"]:
             raise InvalidInput.field(f"{path}weather.{zone}", "unknown zone")
         battle.state["map"]["zones"][zone]["terrain"]["weather"] = level
-        battle.log.add("S5.7", "terrain.modifier", "The GM sets the weather of {zone} to {level}.", zone=zone, level=level)
+        battle.log.add("S5.7", "terrain.weather_set", "The GM sets the weather of {zone} to {level}.", zone=zone, level=level)
     for army_id, change in gm["commander_changes"].items():
         where = f"{path}commander_changes.{army_id}"
         if army_id not in battle.state["armies"]:
@@ -84,8 +83,8 @@ def apply_gm(battle: Battle, gm: dict, path: str, *, adjustments: bool = True) -
         if change["talents"] is not None:
             army["talents"] = change["talents"]
         battle.refresh_sheet(army_id, f"{where}.")
-        battle.log.add("S7.5.4", "army.level", "New commander for {army}: level {level}.", army=army_id,
-                       level=battle.sheets[army_id]["level"], **battle.sheets[army_id]["level_breakdown"])
+        battle.log.add("S7.5.4", "army.commander_change", "New commander for {army}: level {level}.", army=army_id,
+                       level=battle.sheets[army_id]["level"])
     if gm["conflict_started"] is not None:
         battle.state["conflict_started"] = gm["conflict_started"]
 
@@ -355,7 +354,7 @@ def apply(battle: Battle, decl: dict, path: str, *, spend_points: bool = True) -
         army = battle.state["armies"][army_id]
         if army_decl["ruthless"] is not None:
             army["ruthless"] = army_decl["ruthless"]
-            battle.log.add("S7.7.9", "warning", "{army} ruthless mode: {on}.", army=army_id, on=army["ruthless"])
+            battle.log.add("S7.7.9", "army.ruthless", "{army} ruthless mode: {on}.", army=army_id, on=army["ruthless"])
         for spend_ in army_decl["heroism"]:
             if spend_points:
                 battle.spend_heroism(army_id, spend_["pool"])

@@ -35,12 +35,12 @@ def phase(battle: Battle, rerolls: list[str], path: str) -> list[str]:
         army = battle.army_of(cid)
         rank = army["commander"]["strategist_rank"]
         delta = sheets.grace_delta(rank, army["talents"])
-        battle.log.add("S5.4.3", "initiative.roll", "{corps} re-rolls ({why}): grace {grace:+d}, strategist {rank:+d}.",
+        battle.log.add("S5.4.3", "initiative.reroll", "{corps} re-rolls ({why}): grace {grace:+d}, strategist {rank:+d}.",
                        corps=cid, why="forced" if forced else "chosen", grace=delta, rank=rank)
         battle.change_advantage(cid, delta + rank, "S5.4.3", "re-roll")
     battle.state["phase"] = "declaration"
     order = battle.resolution_order()
-    battle.log.add("S5.4.4", "initiative.roll", "Resolution order: {order}.", order=", ".join(order))
+    battle.log.add("S5.4.4", "initiative.order", "Resolution order: {order}.", order=", ".join(order))
     return [c for c in order if c in rolling]
 
 

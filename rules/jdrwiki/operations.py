@@ -12,7 +12,8 @@ from pydantic import Field
 
 from rules.dice import D4
 from rules.errors import InvalidInput
-from rules.jdrwiki import combat, damage, entities, initiative, options, round as round_, setup, sheets, tables, terrain, visibility
+from rules.jdrwiki import combat, damage, entities, initiative, options, setup, sheets, tables, terrain, visibility
+from rules.jdrwiki import round as round_
 from rules.jdrwiki import ruleset
 from rules.jdrwiki.advantage import allocate
 from rules.jdrwiki.battle import Battle, dump_state
@@ -70,7 +71,7 @@ def hero_sheet(data: HeroSheetInput, ctx: Context) -> dict:
         result["intervention"] = sheets.intervention(
             hero, info, choice, on_cooldown=choice["on_cooldown"], heroism_available=hero["heroism_points"],
             talents=list(data.army_talents), path="intervention.")
-        ctx.log.add("S4.10", "hero.intervention", "Intervention: {bonuses}; cooldown {cooldown}.",
+        ctx.log.add("S4.10", "hero.intervention", "Intervention of {hero}: {bonuses}; cooldown {cooldown}.", hero=hero["name"] or "hero",
                     bonuses=result["intervention"]["effective_bonuses"],
                     cooldown=result["intervention"]["cooldown_after"])
     return result
@@ -122,12 +123,12 @@ def terrain_modifiers(data: TerrainInput, ctx: Context) -> dict:
         if value:
             ctx.log.add("S4.12", "terrain.modifier", "Opponent in {zone}: {skill} {value:+d}.", zone=opponent,
                         skill=skill, value=value)
-    ctx.log.add("S4.6", "terrain.modifier", "Leaving {zone} costs {cost} movement units.", zone=actor,
+    ctx.log.add("S4.6", "terrain.exit_cost", "Leaving {zone} costs {cost} movement units.", zone=actor,
                 cost=result["actor_exit_cost"])
     if data.path is not None:
         result["path_cost"] = terrain.path_cost(game_map, actor, data.path) if data.path else 0
         result["path_valid"] = terrain.path_valid(game_map, actor, data.path)
-        ctx.log.add("S4.6", "move.step", "The path costs {cost} movement units (valid: {valid}).",
+        ctx.log.add("S4.6", "terrain.path", "The path costs {cost} movement units (valid: {valid}).",
                     cost=result["path_cost"], valid=result["path_valid"], zone=actor)
     return result
 
@@ -204,7 +205,7 @@ class RoundDurationInput(Input):
 def round_duration(data: RoundDurationInput, ctx: Context) -> dict:
     minutes = tables.round_minutes(data.participants)
     elapsed = data.rounds_played * minutes if minutes else 0
-    ctx.log.add("S6.12", "warning", "{participants} participants: {minutes} minutes per round.",
+    ctx.log.add("S6.12", "battle.clock", "{participants} participants: {minutes} minutes per round.",
                 participants=data.participants, minutes=minutes)
     return {"is_battle": minutes is not None, "round_minutes": minutes, "elapsed_minutes": elapsed,
             "fatigue": elapsed > tables.FATIGUE_AFTER_MINUTES,
@@ -354,8 +355,8 @@ def declaration_options(data: DeclarationOptionsInput, ctx: Context) -> dict:
         must, found = False, []
     else:
         must, found = options.options(battle, data.participant.kind, data.participant.id)
-    ctx.log.add("S5.5", "action.declared", "{count} declaration options for {kind} {id}.", count=len(found),
-                kind=data.participant.kind, id=data.participant.id, corps=data.participant.id, action="options")
+    ctx.log.add("S5.5", "options.listed", "{count} declaration options for {kind} {id}.", count=len(found),
+                kind=data.participant.kind, id=data.participant.id)
     return {"participant": data.participant.model_dump(), "round": battle.round, "phase": battle.state["phase"],
             "must_declare": must, "options": found}
 

@@ -25,7 +25,7 @@ def resolve(battle: Battle, decl: dict, path: str) -> dict:
     """R1–R7 (S5.3)."""
     rolled = start(battle, decl, path)
     order = battle.resolution_order()
-    battle.log.add("S5.4.4", "initiative.roll", "Resolution order: {order}.", order=", ".join(order))
+    battle.log.add("S5.4.4", "initiative.order", "Resolution order: {order}.", order=", ".join(order))
     counters = Counters(battle, decl)
     # R4: every move first, corps by corps (S5.8)
     for cid in order:
@@ -126,8 +126,7 @@ def end_of_round(battle: Battle, decl: dict) -> None:
             hero["corps_id"] = dest
             if hero["available_from_round"] > battle.round:
                 hero["available_from_round"] += 1
-            battle.log.add("S7.4.7", "hero.intervention", "{hero} joins {corps}.", hero=hero_id, corps=dest,
-                           bonuses={}, cooldown=0)
+            battle.log.add("S7.4.7", "hero.transfer", "{hero} joins {corps}.", hero=hero_id, corps=dest)
     _tick_effects(battle)
     _confusion(battle)
     _withdrawals(battle, decl)
@@ -187,14 +186,14 @@ def _confusion(battle: Battle) -> None:
             army["confusion_round"], army["confusion_penalty"] = None, 0
             if not any(h["is_commander"] and h["army_id"] == army_id and h["status"] == "active"
                        for h in battle.state["heroes"].values()):
-                battle.log.add("S7.5.2", "warning", "{army} fights on with its fallen commander's sheet until the GM"
+                battle.log.add("S7.5.2", "army.no_commander", "{army} fights on with its fallen commander's sheet until the GM"
                                " names a new one.", army=army_id)
     for army_id in sorted(battle.ctx.commander_down):
         army = battle.state["armies"][army_id]
         hero = next(h for h in battle.state["heroes"].values() if h["army_id"] == army_id and h["is_commander"])
         army["confusion_round"] = battle.round + 1
         army["confusion_penalty"] = 0 if "confidence" in army["talents"] else battle.hero_info[hero["id"]]["class_level"]
-        battle.log.add("S7.5.2", "warning", "{army} will be in confusion next round (penalty {penalty}).",
+        battle.log.add("S7.5.2", "army.confusion", "{army} will be in confusion next round (penalty {penalty}).",
                        army=army_id, penalty=army["confusion_penalty"])
 
 
@@ -207,7 +206,7 @@ def _withdrawals(battle: Battle, decl: dict) -> None:
             corps = battle.corps(cid)
             if corps["army_id"] == army_id and corps["total_melee_with"] is None:
                 corps["status"] = "fled"
-                battle.log.add("S5.15.2", "warning", "{corps} leaves the battlefield.", corps=cid)
+                battle.log.add("S5.15.2", "corps.fled", "{corps} leaves the battlefield.", corps=cid)
                 battle.event("fled", corps=cid)
         battle.update_army_status(army_id)
 

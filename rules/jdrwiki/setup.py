@@ -75,7 +75,7 @@ def new_battle(data: dict, dice: Dice, log: Log) -> dict:
              "clock": {"round_minutes": minutes, "start_time": data["start_time"], "elapsed_minutes": 0},
              "map": data["map"], "armies": armies, "corps": corps, "heroes": heroes, "ended": False, "winner": None}
     battle = Battle(state, dice, log, path="")
-    log.add("S4.17", "warning", "{participants} participants: rounds of {minutes} minutes.",
+    log.add("S4.17", "battle.clock", "{participants} participants: rounds of {minutes} minutes.",
             participants=participants, minutes=minutes)
     for cid in sorted(corps):  # S5.2 step 6: the first roll, no grace round
         initiative.roll(battle, cid)
@@ -102,7 +102,7 @@ def aftermath(battle: Battle) -> dict:
             status = "victorious" if winner == army["side"] else "standing"
         armies[army_id] = {"status": status, "hp_initial": initial, "hp_final": final, "hp_lost": lost,
                            "hp_lost_percent": 100 * lost // initial}
-        battle.log.add("S5.16", "battle.ended", "{army}: {status}, {lost} hp lost of {initial} ({percent}%).",
+        battle.log.add("S5.16", "aftermath.army", "{army}: {status}, {lost} hp lost of {initial} ({percent}%).",
                        army=army_id, status=status, lost=lost, initial=initial, percent=armies[army_id]["hp_lost_percent"])
     heroes = {}
     for hero_id, hero in sorted(st["heroes"].items()):
@@ -115,6 +115,6 @@ def aftermath(battle: Battle) -> dict:
         points = st["armies"][hero["army_id"]]["commander"]["heroism_points"] if hero["is_commander"] \
             else hero["heroism_points"]
         heroes[hero_id] = {"fate": fate, "heroism_points": points}
-        battle.log.add("S7.4.6", "hero.death", "{hero}: {fate}.", hero=hero_id, fate=fate, cause="aftermath")
+        battle.log.add("S7.4.6", "aftermath.hero", "{hero}: {fate}.", hero=hero_id, fate=fate)
     return {"winner": winner, "armies": armies, "heroes": heroes,
             "elapsed_minutes": st["clock"]["elapsed_minutes"]}

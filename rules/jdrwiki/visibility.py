@@ -44,6 +44,6 @@ def visible(state: dict, side: str, fog: bool, log: Log) -> tuple[dict, list[str
         for key in sorted(set(hero) - set(ENEMY_HERO_KEPT)):
             hidden.append(f"heroes.{hero_id}.{key}")
             del hero[key]
-    log.add("S11.3", "warning", "Side {side} view: {count} fields of the other side hidden.", side=side,
+    log.add("S11.3", "visibility.filter", "Side {side} view: {count} fields of the other side hidden.", side=side,
             count=len(hidden))
     return view, hidden

@@ -1,6 +1,7 @@
 """Fixtures of the spec's S9.0 (F1–F4, S1) and a runner, shared by the jdrwiki tests."""
 
 import copy
+import random
 
 import pytest
 
@@ -108,6 +109,75 @@ def check_log(result):
         assert step["rule"] and step["key"] and isinstance(step["params"], dict) and step["text"]
 
 
+def legal_declarations(state, rng):
+    """Random declarations built only from what ``declaration-options`` allows (rolls initiative first).
+
+    Returns the state in declaration phase and the declarations for ``resolve-round``.
+    """
+    if state["phase"] == "initiative":
+        rerolls = []
+        for cid in sorted(state["corps"]):
+            answer = run("declaration-options", {"state": state, "participant": {"kind": "corps", "id": cid}})
+            for option in answer["options"]:
+                forbidden = [f["value"] for f in option["forbidden"]]
+                want = option["default"] if option["required"] else rng.random() < 0.5
+                if want and want not in forbidden:
+                    rerolls.append(cid)
+        state = run("roll-initiative", {"state": state, "rerolls": rerolls, "seed": rng.randrange(10**6)})["state"]
+    declarations = {"corps": {}, "armies": {}}
+    for side in ("a", "b"):
+        answer = run("declaration-options", {"state": state, "participant": {"kind": "side", "id": side}})
+        by_path = {o["path"]: o for o in answer["options"]}
+        for cid in sorted(c for c, v in state["corps"].items() if v["status"] == "active"):
+            actions = by_path.get(f"corps.{cid}.actions")
+            if actions is None:
+                continue
+            budget, chosen, types = actions["budget"], [], set()
+            candidates = list(actions["allowed"])
+            rng.shuffle(candidates)
+            for action in candidates:
+                kind = actions["catalogue"][action["action"]]["type"]
+                cost = action.get("moves", 1) if action["action"] == "move" else actions["catalogue"][action["action"]]["cost"]
+                if len(chosen) < 2 and kind not in types and cost <= budget and rng.random() < 0.6:
+                    chosen.append(action)
+                    types.add(kind)
+                    budget -= cost
+            available = state["corps"][cid]["advantage"]
+            allocation = {"environment": by_path[f"corps.{cid}.allocation.environment"]["default"]}
+            left = available - allocation["environment"]
+            if any(a["action"] == "mining" for a in chosen):
+                allocation["preparation"] = 1
+                left -= 1
+                if left < 0:
+                    chosen = [a for a in chosen if a["action"] != "mining"]
+                    allocation["preparation"], left = 0, left + 1
+            allocation["fury"] = rng.randint(0, max(0, left))
+            left -= allocation["fury"]
+            allocation["protection"] = rng.randint(0, max(0, left))
+            corps_declaration = {"actions": chosen, "allocation": allocation}
+            heroes = by_path[f"corps.{cid}.heroes"]["allowed"]
+            if heroes and rng.random() < 0.5:
+                corps_declaration["heroes"] = [rng.choice(heroes)]
+            counters = [e for e in by_path[f"corps.{cid}.defensive_counter"]["allowed"] if e is not None]
+            if counters and budget >= 1 and rng.random() < 0.2:
+                corps_declaration["defensive_counter"] = rng.choice(counters)
+            declarations["corps"][cid] = corps_declaration
+    return state, declarations
+
+
+def play(setup, seed, max_rounds=40):
+    """A whole battle from ``new-battle`` with random legal declarations; returns the last state and round count."""
+    rng = random.Random(seed)
+    state = run("new-battle", {**setup, "dice": {}, "seed": seed})["state"]
+    for played in range(1, max_rounds + 1):
+        state, declarations = legal_declarations(state, rng)
+        state = run("resolve-round", {"state": state, "declarations": declarations,
+                                      "seed": rng.randrange(10**6)})["state"]
+        if state["ended"]:
+            break
+    return state, played
+
+
 @pytest.fixture
 def jd():
     """The helpers as one object, so test modules need no import of this conftest."""
@@ -117,4 +187,5 @@ def jd():
     helpers.run, helpers.refuse, helpers.subset, helpers.check_log = run, refuse, subset, check_log
     helpers.F1, helpers.F2, helpers.F3, helpers.F4, helpers.S1 = F1, F2, F3, F4, S1
     helpers.NEW_BATTLE = NEW_BATTLE
+    helpers.legal_declarations, helpers.play = legal_declarations, play
     return helpers
