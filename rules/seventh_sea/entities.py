@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from rules.errors import InvalidInput
 from rules.explain import Log
@@ -174,14 +174,15 @@ class Hero(Input):
     opportunity_pending: bool = False
     effects: Annotated[list[Effect], Field(max_length=len(tables.OPPORTUNITIES))] = []
 
-    @model_validator(mode="after")
-    def _effects(self) -> "Hero":
-        kinds = [effect.type for effect in self.effects]
+    @field_validator("effects")
+    @classmethod
+    def _effects(cls, effects: list[Effect]) -> list[Effect]:
+        kinds = [effect.type for effect in effects]
         if len(set(kinds)) != len(kinds):
             raise ValueError("a hero never holds two effects of the same type (S3.6)")
-        if sum(running(effect_dict(effect)) for effect in self.effects) > 1:
+        if sum(running(effect_dict(effect)) for effect in effects) > 1:
             raise ValueError("a hero holds at most one running effect (S3.6)")
-        return self
+        return effects
 
 
 class TrackedHero(Hero):
