@@ -15,4 +15,4 @@ ruleset = Ruleset(
     always_echo_dice=True,
 )
 
-from rules.heros import combat_ops, command_ops, end_ops, round, setup, sheet_ops  # noqa: E402,F401  (register the operations)
+from rules.heros import combat_ops, command_ops, end_ops, options, round, setup, sheet_ops, visibility  # noqa: E402,F401  (register the operations)
