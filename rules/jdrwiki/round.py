@@ -139,7 +139,7 @@ def end_of_round(battle: Battle, decl: dict) -> None:
 
 
 def _any_enemy_targeted(battle: Battle) -> bool:
-    return any(o["target"] is not None and o["status"] != "cancelled" for o in battle.outcomes.values())
+    return any(o["target"] is not None and o.get("status") != "cancelled" for o in battle.outcomes.values())
 
 
 def _melee_damage(battle: Battle, decl: dict) -> None:

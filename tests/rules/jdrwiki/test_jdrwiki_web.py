@@ -1,0 +1,124 @@
+"""declaration-options and visible-state (the web layer's helpers), and the log messages."""
+
+import copy
+
+from rules.jdrwiki import MESSAGES
+
+
+def _options(jd, state, kind, pid):
+    result = jd.run("declaration-options", {"state": state, "participant": {"kind": kind, "id": pid}})
+    jd.check_log(result)
+    return result, {o["path"]: o for o in result["options"]}
+
+
+def test_corps_options_list_targets_in_range_and_forbid_the_rest(jd, s1):
+    s1["corps"]["s1"]["zone"] = "z4"  # two zones away from n1 in z2
+    result, opts = _options(jd, s1, "corps", "n1")
+    assert (result["round"], result["phase"], result["must_declare"]) == (1, "declaration", False)
+    actions = opts["corps.n1.actions"]
+    assert actions["budget"] == 5 and actions["max_items"] == 2
+    assert not [a for a in actions["allowed"] if a.get("target")]
+    reasons = {f["value"]["action"]: f for f in actions["forbidden"]}
+    assert reasons["massive_assault"]["rule"] == "S4.18"
+    assert {"action": "move", "moves": 1, "path": ["z3"]} in actions["allowed"]
+    s1["corps"]["s1"]["zone"] = "z3"
+    _, opts = _options(jd, s1, "corps", "n1")
+    assert {"action": "massive_assault", "target": "s1"} in opts["corps.n1.actions"]["allowed"]
+
+
+def test_options_forbid_actions_over_the_pool_and_manoeuvres_in_total_melee(jd, s1):
+    s1["corps"]["n1"].update(initiative=1, total_melee_with="s1", zone="z3")
+    s1["corps"]["s1"]["total_melee_with"] = "n1"
+    _, opts = _options(jd, s1, "corps", "n1")
+    forbidden = {f["value"]["action"]: f["rule"] for f in opts["corps.n1.actions"]["forbidden"]}
+    assert forbidden["combined_assault"] == "S4.16"
+    assert forbidden["charge"] == "S7.1.3" and forbidden["total_melee"] == "S7.1.3"
+    allowed = {a["action"] for a in opts["corps.n1.actions"]["allowed"]}
+    assert "massive_assault" in allowed and "charge" not in allowed
+    assert "corps.n1.melee_characteristic" in opts
+
+
+def test_every_allowed_single_action_is_accepted(jd, s1):
+    _, opts = _options(jd, s1, "corps", "s1")
+    for action in opts["corps.s1.actions"]["allowed"]:
+        allocation = {"preparation": 1} if action["action"] == "mining" else {}
+        state = copy.deepcopy(s1)
+        state["corps"]["s1"]["advantage"] = 1
+        result = jd.run("resolve-round", {"state": state, "seed": 1, "declarations": {
+            "corps": {"s1": {"actions": [action], "allocation": allocation}}}})
+        assert result["outcomes"]["s1/a0"]["action"] == action["action"]
+
+
+def test_initiative_phase_options(jd, s1):
+    s1["phase"] = "initiative"
+    s1["corps"]["n1"]["initiative"] = 0
+    result, opts = _options(jd, s1, "corps", "n1")
+    assert result["must_declare"] is True
+    assert opts["rerolls[]"]["required"] is True and opts["rerolls[]"]["item"] == "n1"
+    _, opts = _options(jd, s1, "corps", "s1")
+    assert opts["rerolls[]"]["forbidden"][0]["value"] is True  # pool 22 above the cap of 5
+
+
+def test_negative_advantage_makes_the_allocation_required(jd, s1):
+    s1["corps"]["n1"]["advantage"] = -3
+    result, opts = _options(jd, s1, "corps", "n1")
+    assert result["must_declare"] is True
+    env = opts["corps.n1.allocation.environment"]
+    assert env["required"] and env["default"] == -3
+    error = jd.refuse("resolve-round", {"state": s1, "declarations": {}})
+    assert list(error["fields"]) == ["declarations.corps.n1.allocation"]
+
+
+def test_hero_and_army_options(jd, s1):
+    s1["heroes"]["ildar"]["available_from_round"] = 3
+    _, opts = _options(jd, s1, "corps", "n1")
+    heroes = opts["corps.n1.heroes"]
+    assert heroes["allowed"] == [{"hero_id": "ildar", "sacrifice": True}]
+    assert heroes["forbidden"][0]["rule"] == "S7.4.2"
+    _, opts = _options(jd, s1, "hero", "kavelec")
+    assert opts["corps.s1.heroes[].kavelec.heroism"]["forbidden"] == []
+    _, opts = _options(jd, s1, "army", "north")
+    assert opts["armies.north.ruthless"]["forbidden"][0]["rule"] == "S7.7.9"
+    assert {"pool": "commander", "use": "advantage"} in opts["armies.north.heroism"]["allowed"]
+    _, opts = _options(jd, s1, "gm", "gm")
+    assert "gm.end_battle" in opts
+
+
+def test_unknown_participant_is_refused(jd, s1):
+    error = jd.refuse("declaration-options", {"state": s1, "participant": {"kind": "corps", "id": "zz"}})
+    assert list(error["fields"]) == ["participant.id"]
+
+
+def test_visible_state_hides_the_other_side(jd, s1):
+    s1["map"]["zones"]["z3"]["terrain"] = {"cover": 1}
+    result = jd.run("visible-state", {"state": s1, "side": "a"})
+    jd.check_log(result)
+    view, hidden = result["state"], result["hidden"]
+    south = view["armies"]["south"]
+    assert set(south) == {"id", "name", "side", "status", "ruthless"}
+    assert "armies.south.sheet" in hidden and "armies.south.commander" in hidden
+    assert "advantage" not in view["corps"]["s1"] and "initiative" not in view["corps"]["s1"]
+    assert "hp" not in view["corps"]["s1"]  # fog: s1 stands under cover
+    assert view["corps"]["s1"]["zone"] == "z3"
+    kavelec = view["heroes"]["kavelec"]
+    assert "bonuses" not in kavelec and "heroism_points" not in kavelec and "available_from_round" not in kavelec
+    assert view["corps"]["n1"]["advantage"] == 2 and view["armies"]["north"]["sheet"]["level"] == 12
+    assert view["heroes"]["ildar"]["bonuses"]["deft_attack"] == 4
+    assert "corps.s1.hp" in hidden and "heroes.kavelec.bonuses" in hidden
+    without_fog = jd.run("visible-state", {"state": s1, "side": "a", "fog": False})
+    assert without_fog["state"]["corps"]["s1"]["hp"] == 800
+
+
+def test_every_log_step_has_messages_in_both_languages(jd):
+    state, _ = jd.play(jd.NEW_BATTLE, 3, max_rounds=15)
+    result = jd.run("battle-aftermath", {"state": state})
+    steps = result["log"]
+    for seed in range(3):
+        battle = jd.run("new-battle", {**jd.NEW_BATTLE, "dice": {}, "seed": seed})
+        steps += battle["log"]
+        prepared, declarations = jd.legal_declarations(battle["state"], __import__("random").Random(seed))
+        steps += jd.run("resolve-round", {"state": prepared, "declarations": declarations, "seed": seed})["log"]
+    for step in steps:
+        templates = MESSAGES[step["key"]]
+        for lang in ("en", "fr"):
+            assert templates[lang].format(**step["params"])
