@@ -175,8 +175,8 @@ def unit_sheet_op(data: UnitSheetInput, ctx: Context) -> dict:
             **{k: sheet[k] for k in ("footprint", "speed_squares", "movement_allowance", "dash_allowance",
                                      "ac_effective", "dex_save_advantage", "max_attacks")},
         }
-    ctx.log.add("S4.11", "unit.initiative", "Initiative modifier {modifier} ({rule} of DEX modifiers {mods}).",
-                modifier=initiative, rule="best" if data.type == "skirmishers" else "worst", mods=dex)
+    ctx.log.add("S4.11", "unit.initiative", "Initiative modifier {modifier} ({choice} of DEX modifiers {mods}).",
+                modifier=initiative, choice="best" if data.type == "skirmishers" else "worst", mods=dex)
     ctx.log.add("S4.12", "unit.morale_modifier", "Morale modifier {modifier} (best WIS modifier of {mods}); rally {rally}.",
                 modifier=morale, mods=wis, rally=rally)
     ctx.log.add("S4.12", "unit.losses", "{lost} of {starting} starting stands lost, {surviving} in play.",

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import copy
 import random
+import sys
 
 import pytest
 
 from rules.registry import run as _run
+
+# Test modules import these helpers as ``dnd5e_testkit`` (pytest's importlib mode puts no test folder on sys.path).
+sys.modules.setdefault("dnd5e_testkit", sys.modules[__name__])
 
 PROFILES = {
     "orc": {"name": "Orc", "size": "medium", "ac": 13, "hp_max": 15, "speed_m": 9,
