@@ -90,7 +90,9 @@ def end_battle(data: EndBattleInput, ctx: Context) -> dict:
                               "reputation_awarded": awarded, "reputation_before": hero["reputation"],
                               "reputation_after": after, "status": hero["status"],
                               "flesh_wounds": hero["flesh_wounds"], "dramatic_wounds": hero["dramatic_wounds"]}
-        say(ctx.log, "S4.14", "aftermath.reputation", hero_id=hero["id"], share=share, reputation_before=hero["reputation"], reputation_awarded=awarded, reputation_lost=hero["reputation_lost"], reputation_after=after)
+        say(ctx.log, "S4.14", "aftermath.reputation", hero_id=hero["id"], share=share,
+            reputation_before=hero["reputation"], reputation_awarded=awarded, reputation_lost=hero["reputation_lost"],
+            reputation_after=after)
         hero["reputation"] = after
         if hero["status"] == "active" and has(hero["effects"], "wounded_porte_mage"):
             reward = {"type": "porte_mage_loot", "hero_id": hero["id"], "roll_modifier": LOOT_MODIFIER}

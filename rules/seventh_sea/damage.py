@@ -28,11 +28,13 @@ def wound_check(ctx: Context, name: str, who: str, brawn: int, penalty: int, mod
     added = 0 if passed else 1 + shortfall // SHORTFALL_STEP
     result = {"pool": roll["pool"], "dice": roll["dice"], "kept": roll["kept"], "modifier": modifier,
               "total": total, "tn": tn, "passed": passed, "shortfall": shortfall, "dramatic_wounds_added": added}
-    say(ctx.log, "S4.11", "wound_check.result", hero_id=who, total=total, tn=tn, passed=passed, dramatic_wounds_added=added)
+    say(ctx.log, "S4.11", "wound_check.result", hero_id=who, total=total, tn=tn, passed=passed,
+        dramatic_wounds_added=added)
     return result
 
 
-def wound(ctx: Context, hero: dict, added: int, check: bool, modifier: int, name: str, cause: str) -> tuple[dict | None, bool]:
+def wound(ctx: Context, hero: dict, added: int, check: bool, modifier: int, name: str,
+          cause: str) -> tuple[dict | None, bool]:
     """Add flesh wounds to ``hero`` (a dict, changed in place) and make its one wound check.
 
     Returns ``(wound_check or None, taken_out)``.  ``modifier`` is the GM's
@@ -62,7 +64,8 @@ def apply_damage(ctx: Context, hero: dict, damage_dice: int, extra: int, check: 
     before = hero["flesh_wounds"]
     roll = exploding_many(ctx, damage_name, damage_dice)
     added = sum(roll) + extra
-    say(ctx.log, "S4.10", "damage.roll", hero_id=hero["id"], dice=roll, extra=extra, flesh_wounds_added=added, flesh_wounds=before + added)
+    say(ctx.log, "S4.10", "damage.roll", hero_id=hero["id"], dice=roll, extra=extra, flesh_wounds_added=added,
+        flesh_wounds=before + added)
     check_result, taken_out = wound(ctx, hero, added, check, modifier, check_name, "wounds")
     return {"damage_roll": roll, "flesh_wounds_before": before, "flesh_wounds_added": added,
             "wound_check": check_result, "flesh_wounds": hero["flesh_wounds"],

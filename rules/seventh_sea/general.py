@@ -55,7 +55,8 @@ def opposed_roll(ctx: Context, attacker: str, sides: dict[str, dict]) -> dict:
     log = ctx.log
     defender = tables.other(attacker)
     matrix = tables.strategy_modifier(sides[attacker]["strategy"], sides[defender]["strategy"])
-    say(log, "S4.7", "general.strategy", attacker=attacker, attacker_strategy=sides[attacker]["strategy"], defender_strategy=sides[defender]["strategy"], value=matrix)
+    say(log, "S4.7", "general.strategy", attacker=attacker, attacker_strategy=sides[attacker]["strategy"],
+        defender_strategy=sides[defender]["strategy"], value=matrix)
     out: dict[str, dict] = {}
     for letter in tables.SIDES:
         side = sides[letter]
@@ -86,7 +87,8 @@ def opposed_roll(ctx: Context, attacker: str, sides: dict[str, dict]) -> dict:
         out[letter] = row
     a, b = (out[letter]["total"] for letter in tables.SIDES)
     winner = tables.SIDES[0] if a > b else tables.SIDES[1] if b > a else None
-    say(log, "S4.2", "round.result", totals={letter: out[letter]["total"] for letter in tables.SIDES}, round_winner=winner)
+    say(log, "S4.2", "round.result", totals={letter: out[letter]["total"] for letter in tables.SIDES},
+        round_winner=winner)
     return {"attacker": attacker, "sides": out, "round_winner": winner, "situations": situations(winner),
             "margin": abs(a - b)}
 

@@ -143,7 +143,8 @@ def start(ctx: Context, hero: dict, decl: OpportunityDecl, die_name: str) -> dic
         if kind == "prepare_to_die":
             out["reputation_lost"] = decl.refusal_reputation_loss
             hero["reputation_lost"] += decl.refusal_reputation_loss
-        say(ctx.log, "S7.3", "opportunity.declined", hero_id=hero["id"], type=kind, reputation_lost=out["reputation_lost"])
+        say(ctx.log, "S7.3", "opportunity.declined", hero_id=hero["id"], type=kind,
+            reputation_lost=out["reputation_lost"])
         return out
     if kind == "easy_shot":
         rolled, kept = penalised(decl.attack_trait + decl.attack_knack, decl.attack_trait,
@@ -174,7 +175,8 @@ def start(ctx: Context, hero: dict, decl: OpportunityDecl, die_name: str) -> dic
         out["reputation_gained"] = entry["reputation"].get("on_start", 0)
         hero["effects"] = hero["effects"] + [out["effect"]]
     hero["battle_reputation"] += out["reputation_gained"]
-    say(ctx.log, "S7.3", "opportunity.started", hero_id=hero["id"], type=kind, effect=out["effect"], reputation_gained=out["reputation_gained"])
+    say(ctx.log, "S7.3", "opportunity.started", hero_id=hero["id"], type=kind, effect=out["effect"],
+        reputation_gained=out["reputation_gained"])
     return out
 
 
@@ -219,7 +221,8 @@ def _advance_one(ctx: Context, hero: dict, effect: dict, facts: dict, out: dict)
     if kind == "commander_is_dead":
         gained += _commander_volley(ctx, hero, effect, facts, out)
     out["effect_reputation"] += gained
-    say(ctx.log, _rule(kind), "opportunity.advanced", hero_id=hero["id"], type=kind, rounds_done=effect["rounds_done"], gained=gained)
+    say(ctx.log, _rule(kind), "opportunity.advanced", hero_id=hero["id"], type=kind,
+        rounds_done=effect["rounds_done"], gained=gained)
     if not conscious:
         return "taken_out"
     if kind == "medic":
@@ -291,7 +294,8 @@ def advance(ctx: Context, hero: dict, facts: dict) -> dict:
             kept.append(effect)
         else:
             out["ended"].append({"type": effect["type"], "reason": reason})
-            say(ctx.log, _rule(effect["type"]), "opportunity.ended", hero_id=hero["id"], type=effect["type"], reason=reason)
+            say(ctx.log, _rule(effect["type"]), "opportunity.ended", hero_id=hero["id"], type=effect["type"],
+                reason=reason)
     hero["effects"] = kept
     hero["battle_reputation"] += out["effect_reputation"]
     return out

@@ -175,14 +175,13 @@ def _gm_options(state: dict, drafts: dict[str, DraftHero]) -> list[dict]:
                            "integer", low=MODIFIER_RANGE[0], high=MODIFIER_RANGE[1], default=0)]
         if hero["opportunity_pending"]:
             options += _gm_opportunity(state, hero, drafts.get(hero["id"]))
-    revivable = [hero["id"] for hero in state["heroes"]]
+    beyond_revival = [refused({"hero_id": hero["id"], "status": "active"},
+                              f"{hero['name']} has {hero['dramatic_wounds']} dramatic wounds: at least "
+                              f"{unconscious_at(hero)} keep him unconscious.", "S7.9")
+                      for hero in state["heroes"]
+                      if hero["status"] != "active" and hero["dramatic_wounds"] >= unconscious_at(hero)]
     options.append(option("adjustments", "Adjustments: wounds, status, clear effects (by hero)", "list",
-                          allowed=revivable, default=[],
-                          forbidden=[refused({"hero_id": hero["id"], "status": "active"},
-                                             f"{hero['name']} has {hero['dramatic_wounds']} dramatic wounds: at least "
-                                             f"{unconscious_at(hero)} keep him unconscious.", "S7.9")
-                                     for hero in state["heroes"]
-                                     if hero["status"] != "active" and hero["dramatic_wounds"] >= unconscious_at(hero)]))
+                          allowed=[hero["id"] for hero in state["heroes"]], default=[], forbidden=beyond_revival))
     return options
 
 

@@ -38,8 +38,11 @@ def personal_roll(ctx: Context, hero: dict, engagement: str, situation: str, hel
               "leadership_penalty": leadership_penalty, "opportunity_modifier": opportunity_modifier,
               "gm_modifier": gm_modifier, "total": total, "row": row, "column": column,
               "damage_dice": damage_dice, "reputation": reputation, "heroic_opportunity": opportunity}
-    say(ctx.log, "S4.8", "personal.total", hero_id=hero["id"], die=die, base=base, unit_modifier=unit_modifier, leadership_penalty=leadership_penalty, opportunity_modifier=opportunity_modifier, gm_modifier=gm_modifier, total=total)
-    say(ctx.log, "S4.9", "personal.lookup", hero_id=hero["id"], row=row, column=column, damage_dice=damage_dice, reputation=reputation, heroic_opportunity=opportunity)
+    say(ctx.log, "S4.8", "personal.total", hero_id=hero["id"], die=die, base=base, unit_modifier=unit_modifier,
+        leadership_penalty=leadership_penalty, opportunity_modifier=opportunity_modifier, gm_modifier=gm_modifier,
+        total=total)
+    say(ctx.log, "S4.9", "personal.lookup", hero_id=hero["id"], row=row, column=column, damage_dice=damage_dice,
+        reputation=reputation, heroic_opportunity=opportunity)
     return result
 
 

@@ -24,7 +24,9 @@ def prepare(ctx: Context, general: dict, quartermaster: dict | None, suffix: str
         logistics = _raises(ctx, f"logistics{suffix}", quartermaster["wits"], quartermaster["logistics"])
     incitation = _raises(ctx, f"incitation{suffix}", general["wits"], general["incitation"])
     free_raises = incitation["free_raises"] + (logistics["free_raises"] if logistics else 0)
-    say(ctx.log, "S4.3", "prep.free_raises", side=side or "-", logistics_total=logistics["total"] if logistics else None, incitation_total=incitation["total"], free_raises=free_raises)
+    say(ctx.log, "S4.3", "prep.free_raises", side=side or "-",
+        logistics_total=logistics["total"] if logistics else None, incitation_total=incitation["total"],
+        free_raises=free_raises)
     return {"logistics": logistics, "incitation": incitation, "free_raises": free_raises}
 
 

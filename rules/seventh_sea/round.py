@@ -17,13 +17,14 @@ from rules.dice import Dice
 from rules.errors import InvalidInput
 from rules.model import Input
 from rules.registry import Context
-from rules.seventh_sea.messages import say
 from rules.seventh_sea import ruleset, tables
 from rules.seventh_sea.battle import load_state
 from rules.seventh_sea.damage import apply_damage, wound
-from rules.seventh_sea.effects import REST, forced_engagement, has
-from rules.seventh_sea.entities import (ROUND_LIMIT, running as running_effect, Engagement, Fortification, Id, Modifier, State, Status, Strategy,
+from rules.seventh_sea.effects import REST, forced_engagement
+from rules.seventh_sea.entities import (ROUND_LIMIT, Engagement, Fortification, Id, Modifier, State, Status, Strategy,
                                         TerrainUpdate, Troops, log_defaults, unconscious_at)
+from rules.seventh_sea.entities import running as running_effect
+from rules.seventh_sea.messages import say
 from rules.seventh_sea.general import check_spent, opposed_roll
 from rules.seventh_sea.opportunities import OpportunityDecl, advance, remove_effects, start, validate
 from rules.seventh_sea.personal import personal_roll
@@ -93,7 +94,6 @@ class Round:
         self.untracked_out = {letter: 0 for letter in tables.SIDES}
         self.active_after_r0: list[str] = []
         self.fighting: dict[str, str] = {}      # hero id -> engagement
-        self.resting: set[str] = set()
         self.forced_by: dict[str, str] = {}
         self.rows: dict[str, dict] = {hero_id: self._blank_row() for hero_id in self.heroes}
         self.started_reputation = {hero_id: 0 for hero_id in self.heroes}
@@ -172,7 +172,8 @@ class Round:
             hero["status"] = "active"
         if adjustment.status == "unconscious" or hero["dramatic_wounds"] >= unconscious_at(hero):
             hero["status"] = "unconscious"
-        say(self.log, "S7.9", "adjustment.applied", hero_id=hero["id"], flesh_wounds=hero["flesh_wounds"], dramatic_wounds=hero["dramatic_wounds"], status=hero["status"])
+        say(self.log, "S7.9", "adjustment.applied", hero_id=hero["id"], flesh_wounds=hero["flesh_wounds"],
+            dramatic_wounds=hero["dramatic_wounds"], status=hero["status"])
         if was_active and hero["status"] == "unconscious":
             self.fall(hero, "gm")
         if hero["status"] == "unconscious":
@@ -239,7 +240,6 @@ class Round:
             if forced == REST:
                 if decl.help_general:
                     raise InvalidInput.field(f"{path}.help_general", "a resting hero cannot help the general (S7.1)")
-                self.resting.add(hero_id)
                 self.forced_by[hero_id] = by
                 say(self.log, "S7.4.1", "engagement.rest", hero_id=hero_id, by=by)
                 continue
@@ -329,9 +329,10 @@ class Round:
             shared = share(self.ctx, f"charge_spread:{hero_id}", volley["hits"], len(group))
             wounds = wounds_from_hits(self.ctx, hero_id, shared["per_member"][0], hero["dracheneisen"],
                                       effect["tn_to_be_hit"])
-            check, taken_out = wound(self.ctx, hero, wounds["flesh_wounds_added"], self.state["options"]["wound_checks"],
-                                     self.hero_decl(hero_id).wound_check_modifier, f"charge_wound_check:{hero_id}",
-                                     "volley")
+            decl = self.hero_decl(hero_id)
+            checks = self.state["options"]["wound_checks"]
+            check, taken_out = wound(self.ctx, hero, wounds["flesh_wounds_added"], checks, decl.wound_check_modifier,
+                                     f"charge_wound_check:{hero_id}", "volley")
             self.rows[hero_id]["charge_volley"] = {
                 "salvo_level": volley["salvo_level"], "dice_count": volley["dice_count"],
                 "volley_roll": volley["volley_roll"], "hits": volley["hits"], "members": shared["members"],
@@ -387,7 +388,8 @@ class Round:
             out = sum(1 for h in set(self.taken_out) if self.heroes[h]["side"] == letter)
             side["heroes_front_line_last_round"] = front + given.npc_heroes_front_line
             side["heroes_taken_out_last_round"] = out + self.untracked_out[letter] + given.npc_heroes_taken_out
-            say(self.log, "S4.6", "round.impact", side=letter, front_line=side["heroes_front_line_last_round"], taken_out=side["heroes_taken_out_last_round"])
+            say(self.log, "S4.6", "round.impact", side=letter, front_line=side["heroes_front_line_last_round"],
+                taken_out=side["heroes_taken_out_last_round"])
         winner = general["round_winner"]
         attacker = state["attacker"]
         if winner is not None:

@@ -23,7 +23,8 @@ def numbers(sides: dict, letter: str, log: Log) -> tuple[int, int]:
     opposed = effective_strength(sides[tables.other(letter)])
     ratio = own // opposed
     value = tables.numbers_modifier(ratio)
-    say(log, "S4.4", "general.numbers", side=letter, effective_strength=own, other_effective_strength=opposed, ratio=ratio, value=value)
+    say(log, "S4.4", "general.numbers", side=letter, effective_strength=own, other_effective_strength=opposed,
+        ratio=ratio, value=value)
     return ratio, value
 
 
@@ -68,10 +69,13 @@ def hero_sheet(data: HeroSheetInput, ctx: Context) -> dict:
     }
     log = ctx.log
     say(log, "S4.8", "sheet.personal_base", hero_id=hero["id"], wits=hero["wits"], tactics=hero["tactics"], base=base)
-    say(log, "S6.2", "sheet.unit_modifiers", hero_id=hero["id"], unit_type=hero["unit_type"], modifiers=units, bases=by_engagement)
+    say(log, "S6.2", "sheet.unit_modifiers", hero_id=hero["id"], unit_type=hero["unit_type"], modifiers=units,
+        bases=by_engagement)
     say(log, "S7.1", "sheet.leadership", hero_id=hero["id"], leadership=hero["leadership"])
-    say(log, "S4.11", "sheet.wounds", hero_id=hero["id"], pool=out["wound_check_pool"], unconscious_at=out["unconscious_at"], status=hero["status"])
-    say(log, "S4.12", "sheet.effects", hero_id=hero["id"], personal=out["personal_effect_modifier"], all_rolls=out["all_rolls_modifier"], dice_penalty=penalty)
+    say(log, "S4.11", "sheet.wounds", hero_id=hero["id"], pool=out["wound_check_pool"],
+        unconscious_at=out["unconscious_at"], status=hero["status"])
+    say(log, "S4.12", "sheet.effects", hero_id=hero["id"], personal=out["personal_effect_modifier"],
+        all_rolls=out["all_rolls_modifier"], dice_penalty=penalty)
     return out
 
 
@@ -98,5 +102,6 @@ def army_sheet(data: ArmySheetInput, ctx: Context) -> dict:
             "numbers_modifier": modifier,
             "terrain_modifier": terrain_modifier(side["terrain"], letter, ctx.log),
         }
-        say(ctx.log, "S4.2", "sheet.pools", side=letter, general_pool=out[letter]["general_pool"], incitation_pool=out[letter]["incitation_pool"], logistics_pool=out[letter]["logistics_pool"])
+        say(ctx.log, "S4.2", "sheet.pools", side=letter, general_pool=out[letter]["general_pool"],
+            incitation_pool=out[letter]["incitation_pool"], logistics_pool=out[letter]["logistics_pool"])
     return {"sides": out}

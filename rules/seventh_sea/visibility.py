@@ -24,7 +24,8 @@ HIDDEN_SIDE = {"general": ("wits", "strategy", "incitation"), "quartermaster": (
 HIDDEN_SIDE_FIELDS = ("free_raises",)
 # S11.2 rows "heroes' wounds" (only status of the other side), "battle Reputation" (own side),
 # "pending opportunity" (that player and his side).
-HIDDEN_HERO_FIELDS = ("flesh_wounds", "dramatic_wounds", "battle_reputation", "reputation_lost", "opportunity_pending")
+HIDDEN_HERO_FIELDS = (
+    "flesh_wounds", "dramatic_wounds", "battle_reputation", "reputation_lost", "opportunity_pending")
 
 
 def visible(state: dict, side: str) -> tuple[dict, list[str]]:

@@ -67,7 +67,8 @@ def share(ctx: Context, name: str, hits: int, members: int) -> dict:
     per_member = [per] * members
     for index in spread:
         per_member[index] += 1
-    say(ctx.log, "S4.13", "volley.spread", hits=hits, members=members, hits_per_member=per, remainder=remainder, spread=spread)
+    say(ctx.log, "S4.13", "volley.spread", hits=hits, members=members, hits_per_member=per, remainder=remainder,
+        spread=spread)
     return {"members": members, "hits_per_member": per, "remainder": remainder, "spread": spread,
             "per_member": per_member}
 
@@ -78,7 +79,8 @@ def wounds_from_hits(ctx: Context, target_id: str, hits: int, dracheneisen: int,
     effective = hits - ignored
     tn_row, per_hit = tables.volley_wounds(tn_to_be_hit)
     added = effective * per_hit
-    say(ctx.log, "S4.13", "volley.target", target_id=target_id, hits=hits, ignored=ignored, effective_hits=effective, tn_row=tn_row, flesh_wounds_per_hit=per_hit, flesh_wounds_added=added)
+    say(ctx.log, "S4.13", "volley.target", target_id=target_id, hits=hits, ignored=ignored, effective_hits=effective,
+        tn_row=tn_row, flesh_wounds_per_hit=per_hit, flesh_wounds_added=added)
     return {"hits": hits, "ignored": ignored, "effective_hits": effective, "tn_row": tn_row,
             "flesh_wounds_per_hit": per_hit, "flesh_wounds_added": added}
 
@@ -156,7 +158,8 @@ def _target_result(ctx: Context, target: dict, member_hits: list[int], wound_che
     hits = sum(member_hits)
     if target["kind"] == "brute_squad":
         killed = sum(1 for count in member_hits if count >= 1)  # one hit kills a brute (S6.9)
-        say(ctx.log, "S4.13", "volley.brutes", target_id=target["id"], hits=hits, killed=killed, survivors=target["size"] - killed)
+        say(ctx.log, "S4.13", "volley.brutes", target_id=target["id"], hits=hits, killed=killed,
+            survivors=target["size"] - killed)
         return {"kind": target["kind"], "size": target["size"], "hits": hits, "killed": killed,
                 "survivors": target["size"] - killed}
     result = {"kind": target["kind"], **wounds_from_hits(ctx, target["id"], hits, target["dracheneisen"],
