@@ -498,7 +498,7 @@ def run_regroup(battle: Battle, cid: str, action: dict, prefix: str, out: dict, 
         target["hp"] += corps["hp"]
         target["advantage"] += corps["advantage"]
         target["effects"].extend(corps["effects"])
-        corps.update(status="merged", effects=[])
+        corps.update(status="merged", effects=[], hp=0, advantage=0)  # everything now counts in ``into``
         for hero in battle.state["heroes"].values():
             if hero["corps_id"] == m:
                 hero["corps_id"] = into

@@ -94,7 +94,7 @@ def aftermath(battle: Battle) -> dict:
     armies = {}
     for army_id, army in sorted(st["armies"].items()):
         initial = battle.sheets[army_id]["hp"]
-        final = sum(c["hp"] for c in st["corps"].values() if c["army_id"] == army_id and c["status"] != "destroyed")
+        final = sum(c["hp"] for c in st["corps"].values() if c["army_id"] == army_id and c["status"] in ("active", "fled"))
         lost = max(0, initial - final)
         if army["status"] in ("annihilated", "fled"):
             status = army["status"]
