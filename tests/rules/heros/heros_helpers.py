@@ -1,4 +1,11 @@
-"""The spec's S9.12 set-up, shared by the battle tests."""
+"""Helpers of the HÉROS tests: running operations and the spec's S9.12 set-up."""
+
+import copy
+
+import pytest
+
+from rules.errors import InvalidInput
+from rules.registry import run
 
 NEW_BATTLE = {
     "battle_id": "demo",
@@ -21,3 +28,25 @@ NEW_BATTLE = {
     "first_side": "red",
     "dice": {"pa.r1": 4},
 }
+
+
+def heros(op: str, payload: dict, seed: int | None = None) -> dict:
+    """Run a HÉROS operation and check the common output contract (S9.0)."""
+    out = run("heros", op, copy.deepcopy(payload), seed)
+    assert isinstance(out["dice"], dict)
+    assert out["log"], f"{op} logged nothing"
+    for step in out["log"]:
+        assert set(step) == {"rule", "key", "params", "text"}
+        assert step["rule"].startswith(("S", "H")) and step["key"] and step["text"]
+    return out
+
+
+def refused(op: str, payload: dict) -> InvalidInput:
+    with pytest.raises(InvalidInput) as info:
+        run("heros", op, copy.deepcopy(payload))
+    assert info.value.fields, "an invalid input names its fields"
+    return info.value
+
+
+def by_id(items: list[dict], identifier: str) -> dict:
+    return next(item for item in items if item["id"] == identifier)
