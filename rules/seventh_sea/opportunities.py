@@ -18,7 +18,7 @@ from rules.registry import Context
 from rules.seventh_sea.messages import say
 from rules.seventh_sea import ruleset, tables
 from rules.seventh_sea.effects import all_rolls_modifier, dice_penalty
-from rules.seventh_sea.entities import (Engagement, Hero, Id, Knack, OpportunityType, Trait, effect_dict, hero_dict,
+from rules.seventh_sea.entities import (Engagement, Hero, Knack, OpportunityType, Trait, effect_dict, hero_dict,
                                         log_defaults, running)
 from rules.seventh_sea.rolls import penalised, roll_keep
 
@@ -44,7 +44,7 @@ class OpportunityDecl(Input):
     tn: Annotated[int, Field(ge=5, le=100)] = _default("easy_shot", "tn")
     captured: bool | None = None
     duel_won: bool | None = None
-    opponent_id: Id | None = None
+    opponent_id: Annotated[str, Field(min_length=1, max_length=80)] | None = None
     refusal_reputation_loss: Annotated[int, Field(ge=0, le=50)] = _default("prepare_to_die",
                                                                           "refusal_reputation_loss")
     tn_to_be_hit: Annotated[int, Field(ge=5, le=100)] | None = None

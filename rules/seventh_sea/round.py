@@ -112,7 +112,7 @@ class Round:
         self.events.append({"type": kind, **fields})
 
     def fall(self, hero: dict, cause: str) -> None:
-        """Bookkeeping of a hero who has just become unconscious this round."""
+        """Bookkeeping of a hero who has just become unconscious this round (the step that did it logs it)."""
         self.taken_out.append(hero["id"])
         self.event("hero_taken_out", hero_id=hero["id"], cause=cause)
 
@@ -175,6 +175,7 @@ class Round:
         say(self.log, "S7.9", "adjustment.applied", hero_id=hero["id"], flesh_wounds=hero["flesh_wounds"],
             dramatic_wounds=hero["dramatic_wounds"], status=hero["status"])
         if was_active and hero["status"] == "unconscious":
+            say(self.log, "S7.9", "hero.taken_out", hero_id=hero["id"], cause="gm")
             self.fall(hero, "gm")
         if hero["status"] == "unconscious":
             self.end_effects(hero, "taken_out")

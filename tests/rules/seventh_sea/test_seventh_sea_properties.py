@@ -96,10 +96,29 @@ def play(setup, seed):
     state = run("new-battle", setup, seed)["state"]
     outputs = []
     while not state["finished"] and state["round"] < ROUND_CAP:
-        out = run("resolve-round", {"state": state, "declarations": legal_declarations(state, rng)}, rng.randrange(2**32))
+        declarations = legal_declarations(state, rng)
+        out = run("resolve-round", {"state": state, "declarations": declarations}, rng.randrange(2**32))
+        check_conservation(state, declarations, out)
         outputs.append(out)
         state = out["state"]
     return state, outputs
+
+
+def check_conservation(before, declarations, out):
+    """Pools shrink by what is spent; Reputation grows by what the report says was gained."""
+    after = out["state"]
+    for letter in tables.SIDES:
+        spent = declarations["sides"][letter].get("free_raises_spent", 0)
+        assert after["sides"][letter]["free_raises"] == before["sides"][letter]["free_raises"] - spent
+    assert after["round"] == before["round"] + 1
+    wins = sum(after["sides"][s]["rounds_won"] - before["sides"][s]["rounds_won"] for s in tables.SIDES)
+    assert wins == (0 if out["report"]["round_winner"] is None else 1)
+    for old, new in zip(before["heroes"], after["heroes"]):
+        row = out["report"]["heroes"][new["id"]]
+        assert new["battle_reputation"] - old["battle_reputation"] == row["reputation_gained"] >= 0
+        assert new["reputation_lost"] >= old["reputation_lost"]
+        if old["status"] == "unconscious" and new["status"] == "unconscious":
+            assert new == {**old, "opportunity_pending": False, "last_engagement": None}
 
 
 @settings(max_examples=25, deadline=None)
@@ -152,3 +171,99 @@ def test_same_seed_same_bytes_and_dice_replay(setup, seed):
     assert json.dumps(out) == json.dumps(again)
     replay = run("resolve-round", {"state": state, "declarations": declarations, "dice": out["dice"]}, seed + 1)
     assert json.dumps(replay["state"]) == json.dumps(out["state"])
+
+
+# -- single operations ---------------------------------------------------------------------
+DIE = st.integers(1, 99).filter(lambda v: v % 10)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 120), st.lists(st.integers(1, 12), max_size=4), st.data())
+def test_volley_hits_are_all_shared_out(salvo, sizes, data):
+    count = (salvo + 1) // 2
+    roll = data.draw(st.lists(DIE, min_size=count, max_size=count))
+    targets = [{"id": f"s{i}", "kind": "brute_squad", "size": size} for i, size in enumerate(sizes)]
+    targets.append({"id": "hero", "kind": "hero", "tn_to_be_hit": data.draw(st.integers(5, 100)),
+                    "dracheneisen": data.draw(st.integers(0, 5)), "brawn": 2, "resolve": 2})
+    out = run("resolve-volley", {"salvo_level": salvo, "targets": targets, "dice": {"volley": roll}, "seed": 1})
+    assert out["dice_count"] == count and out["members"] == sum(sizes) + 1
+    assert sum(target["hits"] for target in out["targets"].values()) == out["hits"]
+    assert out["hits_per_member"] * out["members"] + out["remainder"] == out["hits"]
+    assert len(set(out["spread"])) == out["remainder"] == len(out["spread"])
+    for target in out["targets"].values():
+        if target["kind"] == "brute_squad":
+            assert 0 <= target["killed"] <= target["size"] and target["survivors"] == target["size"] - target["killed"]
+        else:
+            assert target["effective_hits"] == target["hits"] - target["ignored"] >= 0
+            assert target["flesh_wounds_added"] == target["effective_hits"] * target["flesh_wounds_per_hit"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 5), st.integers(0, 5), st.integers(0, 5), st.integers(0, 30), st.integers(0, 3), st.data())
+def test_damage_never_negative_and_wounds_only_grow(brawn, resolve_extra, dramatic, flesh, dice, data):
+    resolve = min(5, 1 + resolve_extra)
+    dramatic = min(dramatic, 2 * resolve - 1)
+    hero = {"id": "h", "name": "H", "side": "a", "wits": 1, "brawn": brawn, "resolve": resolve,
+            "flesh_wounds": flesh, "dramatic_wounds": dramatic}
+    payload = {"hero": hero, "damage_dice": dice,
+               "dice": {"damage": data.draw(st.lists(DIE, min_size=dice, max_size=dice)),
+                        "wound_check": data.draw(st.lists(DIE, min_size=brawn, max_size=brawn))}}
+    out = run("apply-damage", payload)
+    assert out["flesh_wounds_added"] == sum(out["damage_roll"]) >= 0
+    assert out["dramatic_wounds"] >= dramatic and out["flesh_wounds"] >= 0
+    check = out["wound_check"]
+    if check is None:
+        assert out["flesh_wounds"] == flesh + out["flesh_wounds_added"]
+    elif check["passed"]:
+        assert out["flesh_wounds"] == check["tn"] and check["dramatic_wounds_added"] == 0
+    else:
+        assert out["flesh_wounds"] == 0 and check["dramatic_wounds_added"] == 1 + check["shortfall"] // 20
+    assert out["taken_out"] == (out["status"] == "unconscious")
+    assert out["status"] == ("unconscious" if out["dramatic_wounds"] >= 2 * resolve else "active")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(tables.SIDES), st.data())
+def test_general_total_is_the_sum_of_its_parts(attacker, data):
+    sides = {}
+    for letter in tables.SIDES:
+        wits, knack = data.draw(st.integers(1, 5)), data.draw(st.integers(0, 5))
+        pool = data.draw(st.integers(0, 5))
+        sides[letter] = {"general": {"wits": wits, "strategy": knack},
+                         "strategy": data.draw(st.sampled_from(tables.STRATEGIES)),
+                         "troops": data.draw(st.integers(1, 10_000_000)),
+                         "fortification_level": data.draw(st.integers(1, 10)),
+                         "free_raises": pool, "free_raises_spent": data.draw(st.integers(0, pool)),
+                         "gm_modifier": data.draw(st.integers(-100, 100)),
+                         "opportunity_modifier": data.draw(st.integers(-100, 100))}
+    out = run("general-roll", {"attacker": attacker, "sides": sides, "seed": data.draw(st.integers(0, 99))})
+    parts = ("roll", "free_raises_bonus", "strategy_modifier", "terrain_modifier", "numbers_modifier",
+             "hero_impact_modifier", "leadership_modifier", "opportunity_modifier", "gm_modifier")
+    totals = {}
+    for letter, row in out["sides"].items():
+        assert row["total"] == sum(row[name] for name in parts)
+        assert row["kept"] == sorted(row["dice"], reverse=True)[: len(row["kept"])]
+        assert row["roll"] == sum(row["kept"]) and row["numbers_modifier"] >= 0
+        totals[letter] = row["total"]
+    assert out["margin"] == abs(totals["a"] - totals["b"])
+    assert min(out["sides"][letter]["numbers_modifier"] for letter in tables.SIDES) == 0
+    assert out["sides"][tables.other(attacker)]["strategy_modifier"] == 0
+    if out["round_winner"]:
+        assert totals[out["round_winner"]] > totals[tables.other(out["round_winner"])]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 500), st.integers(0, 50), st.integers(-1000, 1000)), min_size=1, max_size=6),
+       st.sampled_from(["a", "b", "none"]))
+def test_aftermath_conserves_reputation(values, winner):
+    heroes = [{"id": f"h{i}", "name": "H", "side": "ab"[i % 2], "wits": 1, "brawn": 1, "resolve": 1,
+               "battle_reputation": gained, "reputation_lost": lost, "reputation": before}
+              for i, (gained, lost, before) in enumerate(values)]
+    state = run("new-battle", {"attacker": "a", "heroes": heroes, "sides": {
+        s: {"troops": 10, "general": {"wits": 1, "strategy": 0}, "free_raises": 0} for s in "ab"}})["state"]
+    out = run("end-battle", {"state": state, "winner": winner})
+    for hero in out["state"]["heroes"]:
+        row = out["heroes"][hero["id"]]
+        full = row["battle_reputation"] if hero["side"] == winner else row["battle_reputation"] // 2
+        assert row["reputation_awarded"] == full >= 0
+        assert hero["reputation"] == row["reputation_after"] == row["reputation_before"] + full - row["reputation_lost"]
