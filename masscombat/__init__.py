@@ -1,0 +1,1 @@
+"""The masscombat web application: Django project and its apps (one per domain)."""

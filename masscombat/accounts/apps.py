@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class AccountsConfig(AppConfig):
+    name = "masscombat.accounts"
+    label = "accounts"
+    verbose_name = _("Accounts")

@@ -1,0 +1,24 @@
+"""Telling a campaign's open pages that it changed (over the channel layer).
+
+One group per campaign; every browser showing the campaign listens on
+:class:`masscombat.campaigns.consumers.CampaignConsumer` and refreshes the
+parts that changed.  Messages go out only once the transaction that made
+the change has committed, so no page reloads to find the old state.
+"""
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+CHANGED = "campaign.changed"
+
+
+def group_name(campaign_id: int) -> str:
+    return f"campaign-{campaign_id}"
+
+
+def campaign_changed(campaign_id: int) -> None:
+    def send() -> None:
+        async_to_sync(get_channel_layer().group_send)(group_name(campaign_id), {"type": CHANGED})
+
+    transaction.on_commit(send)

@@ -1,0 +1,5 @@
+"""Every websocket route, gathered from the apps that have some."""
+
+from masscombat.campaigns import routing as campaigns_routing
+
+websocket_urlpatterns = [*campaigns_routing.websocket_urlpatterns]
