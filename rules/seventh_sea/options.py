@@ -6,8 +6,9 @@ built only from allowed values is accepted.  Declarations depend on each
 other in one place: a hero offered an opportunity who lends his Leadership
 cannot be sent to the doctor (``medic`` rests, S7.1).  The optional
 ``declarations`` draft (the resolve-round object filled so far) lets each
-form see the choices already made: the GM's opportunity choice narrows the
-player's options, and a player's help narrows the GM's.
+form see the choices already made: the GM's adjustments (a revived hero must
+declare, cleared effects no longer impose an engagement) and opportunity
+choice narrow the player's options, and a player's help narrows the GM's.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from rules.dice import Dice
 from rules.errors import InvalidInput
 from rules.model import Input
 from rules.registry import Context
@@ -25,6 +27,7 @@ from rules.seventh_sea.effects import REST, forced_engagement
 from rules.seventh_sea.entities import FORT_HIGH, FORT_LOW, OpportunityType, State, unconscious_at
 from rules.seventh_sea.messages import say
 from rules.seventh_sea.opportunities import OpportunityDecl, new_effect, refusal, required_if_accepted
+from rules.seventh_sea.round import Adjustment, adjust
 
 MODIFIER_RANGE = (-100, 100)
 NPC_RANGE = (0, 50)
@@ -44,6 +47,7 @@ class DraftHero(Input):
 
 class Draft(Input):
     heroes: Annotated[dict[str, DraftHero], Field(max_length=30)] = {}
+    adjustments: Annotated[list[Adjustment], Field(max_length=100)] = []
 
 
 class Participant(Input):
@@ -219,6 +223,12 @@ def _gm_opportunity(state: dict, hero: dict, draft: DraftHero | None) -> list[di
                            "for anything forbidden (S5.3, S11.1).")
 def declaration_options(data: OptionsInput, ctx: Context) -> dict:
     state = load_state(data.state)
+    scratch = Context(Dice(None, 0))
+    for index, adjustment in enumerate(data.declarations.adjustments):  # the GM's draft, as R0 will apply it
+        hero = next((hero for hero in state["heroes"] if hero["id"] == adjustment.hero_id), None)
+        if hero is None:
+            raise InvalidInput.field(f"declarations.adjustments[{index}].hero_id", "no such hero in this battle")
+        adjust(scratch, hero, adjustment, f"declarations.adjustments[{index}]")
     who = data.participant
     drafts = data.declarations.heroes
     if who.kind == "side" and who.id not in tables.SIDES:

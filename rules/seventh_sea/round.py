@@ -79,6 +79,33 @@ class ResolveRoundInput(Input):
     declarations: Declarations
 
 
+def adjust(ctx: Context, hero: dict, adjustment: Adjustment, path: str) -> tuple[bool, list[dict]]:
+    """S7.9 GM adjustment of a hero dict (changed in place): ``(fell unconscious, effects ended)``."""
+    was_active = hero["status"] == "active"
+    ended = []
+    for name in ("flesh_wounds", "dramatic_wounds"):
+        if getattr(adjustment, name) is not None:
+            hero[name] = getattr(adjustment, name)
+    if adjustment.clear_effects:
+        # S6.12 has no "cleared" end reason: a GM clearance is reported as completed.
+        ended += remove_effects(ctx, hero, "completed")
+    if adjustment.status == "active" and not was_active:
+        if hero["dramatic_wounds"] >= unconscious_at(hero):
+            raise InvalidInput.field(f"{path}.status", f"{hero['id']} has {hero['dramatic_wounds']} dramatic "
+                                     f"wounds: cannot be active below {unconscious_at(hero)} (S7.9)")
+        hero["status"] = "active"
+    if adjustment.status == "unconscious" or hero["dramatic_wounds"] >= unconscious_at(hero):
+        hero["status"] = "unconscious"
+    say(ctx.log, "S7.9", "adjustment.applied", hero_id=hero["id"], flesh_wounds=hero["flesh_wounds"],
+        dramatic_wounds=hero["dramatic_wounds"], status=hero["status"])
+    fell = was_active and hero["status"] == "unconscious"
+    if fell:
+        say(ctx.log, "S7.9", "hero.taken_out", hero_id=hero["id"], cause="gm")
+    if hero["status"] == "unconscious":
+        ended += remove_effects(ctx, hero, "taken_out")
+    return fell, ended
+
+
 class Round:
     """One resolution of a round on a private copy of the state."""
 
@@ -117,9 +144,12 @@ class Round:
         self.event("hero_taken_out", hero_id=hero["id"], cause=cause)
 
     def end_effects(self, hero: dict, reason: str) -> None:
-        for item in remove_effects(self.ctx, hero, reason):
+        self.record_ended(hero, remove_effects(self.ctx, hero, reason))
+
+    def record_ended(self, hero: dict, ended: list[dict]) -> None:
+        for item in ended:
             self.rows[hero["id"]]["effects_ended"].append(item)
-            self.event("opportunity_ended", hero_id=hero["id"], opportunity=item["type"], reason=reason)
+            self.event("opportunity_ended", hero_id=hero["id"], opportunity=item["type"], reason=item["reason"])
 
     def queue(self, modifiers: list[dict]) -> None:
         for modifier in modifiers:
@@ -152,33 +182,15 @@ class Round:
                         side["terrain"][flag] = value
                         say(self.log, "S7.9", "side.update", side=letter, field=f"terrain.{flag}", value=value)
 
-    def _adjust(self, index: int, adjustment: Any) -> None:
-        """S7.9 GM adjustment, applied in list order before anything else."""
+    def _adjust(self, index: int, adjustment: Adjustment) -> None:
         path = f"declarations.adjustments[{index}]"
         hero = self.heroes.get(adjustment.hero_id)
         if hero is None:
             raise InvalidInput.field(f"{path}.hero_id", f"no hero {adjustment.hero_id!r} in this battle")
-        was_active = hero["status"] == "active"
-        for name in ("flesh_wounds", "dramatic_wounds"):
-            if getattr(adjustment, name) is not None:
-                hero[name] = getattr(adjustment, name)
-        if adjustment.clear_effects:
-            # S6.12 has no "cleared" end reason: a GM clearance is reported as completed.
-            self.end_effects(hero, "completed")
-        if adjustment.status == "active" and not was_active:
-            if hero["dramatic_wounds"] >= unconscious_at(hero):
-                raise InvalidInput.field(f"{path}.status", f"{hero['id']} has {hero['dramatic_wounds']} dramatic "
-                                         f"wounds: cannot be active below {unconscious_at(hero)} (S7.9)")
-            hero["status"] = "active"
-        if adjustment.status == "unconscious" or hero["dramatic_wounds"] >= unconscious_at(hero):
-            hero["status"] = "unconscious"
-        say(self.log, "S7.9", "adjustment.applied", hero_id=hero["id"], flesh_wounds=hero["flesh_wounds"],
-            dramatic_wounds=hero["dramatic_wounds"], status=hero["status"])
-        if was_active and hero["status"] == "unconscious":
-            say(self.log, "S7.9", "hero.taken_out", hero_id=hero["id"], cause="gm")
+        fell, ended = adjust(self.ctx, hero, adjustment, path)
+        self.record_ended(hero, ended)
+        if fell:
             self.fall(hero, "gm")
-        if hero["status"] == "unconscious":
-            self.end_effects(hero, "taken_out")
 
     def _check_hero_declarations(self) -> None:
         """H35 / S9.11: declarations only for known heroes who can act this round."""

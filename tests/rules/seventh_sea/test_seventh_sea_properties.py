@@ -32,8 +32,16 @@ def pick_value(option, rng):
 
 def legal_declarations(state, rng):
     """Declarations built only from ``declaration-options`` values: the GM first, then commanders, then players."""
-    decl = {"sides": {}, "heroes": {}}
+    decl = {"sides": {}, "heroes": {}, "adjustments": []}
     gm = run("declaration-options", {"state": state, "participant": {"kind": "gm"}})
+    adjustments = {option["path"]: option for option in gm["options"]}["adjustments"]
+    if adjustments["allowed"] and rng.random() < 0.15:
+        hero_id = rng.choice(adjustments["allowed"])
+        change = rng.choice([{"flesh_wounds": rng.randint(0, 30)}, {"status": "unconscious"},
+                             {"clear_effects": True}, {"status": "active"}])
+        if {"hero_id": hero_id, **change} not in [f["value"] for f in adjustments["forbidden"]]:
+            decl["adjustments"].append({"hero_id": hero_id, **change})
+    gm = run("declaration-options", {"state": state, "participant": {"kind": "gm"}, "declarations": decl})
     by_path = {option["path"]: option for option in gm["options"]}
     for path, option in by_path.items():
         if path.endswith(".opportunity.type") and option["allowed"] and rng.random() < 0.85:
@@ -45,6 +53,8 @@ def legal_declarations(state, rng):
                 value = pick_value(by_path[f"{base}.{field['name']}"], rng)
                 if value is not None:
                     put(decl, f"{base}.{field['name']}", value)
+        elif path.startswith("sides.") and rng.random() < 0.05:
+            put(decl, path, pick_value(option, rng))  # GM updates: troops, fortification, terrain, NPC counts
         elif path.endswith(".gm_modifier") and rng.random() < 0.1:
             put(decl, path, pick_value(option, rng))
     for letter in tables.SIDES:
@@ -117,7 +127,8 @@ def check_conservation(before, declarations, out):
         row = out["report"]["heroes"][new["id"]]
         assert new["battle_reputation"] - old["battle_reputation"] == row["reputation_gained"] >= 0
         assert new["reputation_lost"] >= old["reputation_lost"]
-        if old["status"] == "unconscious" and new["status"] == "unconscious":
+        adjusted = any(item["hero_id"] == new["id"] for item in declarations.get("adjustments", []))
+        if old["status"] == "unconscious" and new["status"] == "unconscious" and not adjusted:
             assert new == {**old, "opportunity_pending": False, "last_engagement": None}
 
 
