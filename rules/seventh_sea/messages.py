@@ -165,6 +165,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{hero_id}: {type} ends ({reason}).",
         "fr": "{hero_id} : fin de {type} ({reason}).",
     },
+    "opportunity.summary": {
+        "en": "{hero_id}: +{effect_reputation} Reputation from opportunities, {battle_reputation} in this battle; "
+              "still running {running}.",
+        "fr": "{hero_id} : +{effect_reputation} points de Réputation grâce aux opportunités, {battle_reputation} "
+              "depuis le début de la bataille ; en cours : {running}.",
+    },
     "modifier.queued": {
         "en": "Side {side}: {amount:+d} from {source} of {hero_id}.",
         "fr": "Camp {side} : {amount:+d} au prochain jet du général ({source}, {hero_id}).",

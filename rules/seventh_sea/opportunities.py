@@ -298,6 +298,8 @@ def advance(ctx: Context, hero: dict, facts: dict) -> dict:
                 reason=reason)
     hero["effects"] = kept
     hero["battle_reputation"] += out["effect_reputation"]
+    say(ctx.log, "S7.3", "opportunity.summary", hero_id=hero["id"], effect_reputation=out["effect_reputation"],
+        battle_reputation=hero["battle_reputation"], running=[effect["type"] for effect in kept])
     return out
 
 

@@ -141,3 +141,25 @@ def test_visible_state_input_unchanged(run, state):
     before = copy.deepcopy(state)
     run("visible-state", {"state": state, "side": "b"})
     assert state == before
+
+
+def test_every_log_key_has_both_languages_with_the_same_placeholders():
+    import string
+
+    from rules.seventh_sea.messages import MESSAGES
+
+    for key, texts in MESSAGES.items():
+        assert set(texts) == {"en", "fr"}, key
+        names = [{field for _, field, _, _ in string.Formatter().parse(texts[lang]) if field} for lang in ("en", "fr")]
+        assert names[0] == names[1], key
+
+
+def test_every_emitted_key_is_translated(run, examples):
+    from rules.seventh_sea.messages import MESSAGES
+
+    keys = set()
+    for op, (given, _) in examples.items():
+        if op == "resolve-round":
+            given["state"] = examples["new-battle"][1]["state"]
+        keys |= {step["key"] for step in run(op, given)["log"]}
+    assert keys <= set(MESSAGES) and len(keys) > 20
