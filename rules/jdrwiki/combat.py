@@ -193,6 +193,7 @@ def opposed_roll(battle: Battle, cid: str, action: dict, prefix: str, out: dict,
         d20 = battle.dice.used[f"{prefix}/attack"] = 20
     else:
         d20 = battle.dice.roll(f"{prefix}/attack", D20)
+    roll_bonus += battle.manual(cid, "attack_rolls")  # S4.14: the GM's modifier applies to every roll
     attack_total = d20 + battle.eff(cid, attack_skill, defender, actor=True) + roll_bonus
     special = terrain.special_defence(battle.zone_terrain(defender), action["action"], defense_skill)
     base = battle.eff(defender, defense_skill, cid) + special
@@ -246,7 +247,9 @@ def run_targeted(battle: Battle, cid: str, action: dict, prefix: str, out: dict,
     attack_skill, defense_skill = choose_skills(battle, cid, action, target)
     roll_bonus, flat = 0, 0
     consumed_charge = None
-    for kind in row.get("consumes", []):
+    # S6.5 lists what massive and subtle assaults consume; S5.11.10 adds the pincer to the combined assault.
+    kinds = row.get("consumes", []) + (["pincer"] if act == "combined_assault" else [])
+    for kind in kinds:
         effect = _consume(battle, cid, kind, target if kind == "charge" else None)
         if effect is not None:
             roll_bonus += effect["attack"]
@@ -254,7 +257,6 @@ def run_targeted(battle: Battle, cid: str, action: dict, prefix: str, out: dict,
             consumed_charge = consumed_charge or (effect if kind == "charge" else None)
     if row["type"] == "offensive":  # H28: weaken hits offensive actions only
         roll_bonus += sum(e["value"] for e in battle.corps(cid)["effects"] if e["kind"] == "attack_rolls")
-        roll_bonus += battle.manual(cid, "attack_rolls")
     if attack_skill == "force_attack" and "brute" in battle.talents_of(cid):
         brute = tables.TALENTS["brute"]["effect"]["force_attack_actions"]
         double = consumed_charge is not None or battle.corps(cid)["total_melee_with"] is not None
@@ -529,7 +531,7 @@ def run_terrain(battle: Battle, cid: str, action: dict, prefix: str, out: dict, 
         d20 = 20 if heroic else battle.dice.roll(f"{prefix}/attack", D20)
         if heroic:
             battle.dice.used[f"{prefix}/attack"] = 20
-        total = d20 + battle.eff(cid, skill, occupant, actor=occupant is not None)
+        total = d20 + battle.eff(cid, skill, occupant, actor=occupant is not None) + battle.manual(cid, "attack_rolls")
         critical = d20 >= battle.sheet_of(cid)["crit_min"]
         out.update(attack_skill=skill, roll=d20, attack_total=total, defense_mode="absolute", defense_total=absolute,
                    critical=critical, success=critical or total >= absolute)

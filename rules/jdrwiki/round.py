@@ -43,11 +43,25 @@ def resolve(battle: Battle, decl: dict, path: str) -> dict:
             if action["action"] == "regroup":
                 if regroup_turn.get(cid) != slot:
                     continue
+                counters.resolve(cid, slot)
+                _share_regroup(battle, decl, cid, slot)
+                continue
             counters.resolve(cid, slot)
     counters.leftovers(order)
     _cancel_unresolved(battle, decl)
     end_of_round(battle, decl)
     return {"rolled": rolled, "order": order}
+
+
+def _share_regroup(battle: Battle, decl: dict, cid: str, slot: int) -> None:
+    """S7.2.3: the concerted regroup is one resolution; every participant's slot records it."""
+    outcome = battle.outcomes.get(f"{cid}/a{slot}")
+    if outcome is None:
+        return
+    for member in decl["corps"][cid]["actions"][slot]["with"]:
+        for other_slot, action in enumerate(decl["corps"].get(member, {"actions": []})["actions"]):
+            if action["action"] == "regroup":
+                battle.outcomes[f"{member}/a{other_slot}"] = {**outcome, "corps_id": member, "slot": other_slot}
 
 
 def _regroup_turns(decl: dict, order: list[str]) -> dict[str, int]:
@@ -184,8 +198,8 @@ def _confusion(battle: Battle) -> None:
     for army_id, army in sorted(battle.state["armies"].items()):
         if army["confusion_round"] == battle.round:
             army["confusion_round"], army["confusion_penalty"] = None, 0
-            if not any(h["is_commander"] and h["army_id"] == army_id and h["status"] == "active"
-                       for h in battle.state["heroes"].values()):
+            if any(h["is_commander"] and h["army_id"] == army_id and h["fate"] == "dead"
+                   for h in battle.state["heroes"].values()):
                 battle.log.add("S7.5.2", "army.no_commander", "{army} fights on with its fallen commander's sheet until the GM"
                                " names a new one.", army=army_id)
     for army_id in sorted(battle.ctx.commander_down):
