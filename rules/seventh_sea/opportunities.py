@@ -224,6 +224,8 @@ def _advance_one(ctx: Context, hero: dict, effect: dict, facts: dict, out: dict)
     say(ctx.log, _rule(kind), "opportunity.advanced", hero_id=hero["id"], type=kind,
         rounds_done=effect["rounds_done"], gained=gained)
     if not conscious:
+        # S7.3: an unconscious hero loses every effect, the medic's included (its heal is then not applied;
+        # S6.10's "requires_conscious: false" cannot arise in a round, since a resting hero takes no damage).
         return "taken_out"
     if kind == "medic":
         hero["flesh_wounds"] = 0

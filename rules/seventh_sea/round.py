@@ -193,7 +193,11 @@ class Round:
             self.fall(hero, "gm")
 
     def _check_hero_declarations(self) -> None:
-        """H35 / S9.11: declarations only for known heroes who can act this round."""
+        """H35 / S9.11: declarations only for known heroes who can act this round.
+
+        Judged after the adjustments: a hero the GM revives in R0 fights, so he must be able to declare
+        (S5.4 R1); a hero the GM takes out in R0 has his declarations ignored.
+        """
         for hero_id, decl in self.decl.heroes.items():
             path = f"declarations.heroes.{hero_id}"
             hero = self.heroes.get(hero_id)
