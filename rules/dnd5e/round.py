@@ -79,6 +79,10 @@ class Round:
         for hid in solos:
             if self.solo_order(hid).timing == "before_stands":
                 self.attached_solo_act(hid)
+        if orders.action == "attack":
+            for so in orders.stands:
+                if so.support is not None:
+                    self.supporters.setdefault(so.support, []).append(so.stand)
         for so in orders.stands:
             self.stand_turn(uid, orders, so)
         for hid in solos:
@@ -176,7 +180,6 @@ class Round:
         b = self.b
         if action == "attack":
             if so.support is not None:
-                self.supporters.setdefault(so.support, []).append(sid)
                 b.event("support", stand=sid, supports=so.support)
                 self.ctx.log.add("S5.8.1.1", "round.support", "{stand} supports {to}.", stand=sid, to=so.support)
             for n, order in enumerate(so.attacks, start=1):

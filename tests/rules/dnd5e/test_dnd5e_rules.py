@@ -447,3 +447,24 @@ def test_attached_solo_of_a_fallen_stand_is_placed_on_its_square():
                            "solo_fallbacks": {"hero": {"reattach_to": "a2"}}})
     assert kept["state"]["solos"]["hero"]["attached_to"] == "a2"
     assert kept["state"]["units"]["ua"]["commander"] == "hero"
+
+
+def test_support_gives_advantage_to_melee_only_while_adjacent():
+    stands = [("a1", "orc", [1, 0]), ("a2", "orc", [1, 1]), ("a3", "orc", [0, 3])]
+    state = battle({"ua": ("A", "regiment", stands),
+                    "ub": ("B", "regiment", [("b1", "orc", [2, 0]), ("b2", "orc", [3, 0])])})
+    state["units"]["ua"]["configuration"] = "support"
+    decl = {"units": {"ua": {"action": "attack", "stands": [
+        {"stand": "a1", "attacks": [{"attack": "greataxe", "target": "b1"}]},
+        {"stand": "a2", "support": "a1"}]}}}
+    out = resolve(state, decl, dice={"a1.atk1.d20": [2, 18], "a1.atk1.damage_1": [1]})
+    event = [e for e in out["events"] if e["type"] == "attack"][0]
+    assert (event["roll_mode"], event["natural"]) == ("advantage", 18)
+    assert {"type": "support", "round": 1, "stand": "a2", "supports": "a1"} in out["events"]
+    far = copy.deepcopy(decl)
+    far["units"]["ua"]["stands"][1] = {"stand": "a3", "support": "a1"}
+    out = resolve(state, far, dice={"a1.atk1.d20": [2], "a1.atk1.damage_1": [1]})
+    assert [e for e in out["events"] if e["type"] == "attack"][0]["roll_mode"] == "normal"
+    with pytest.raises(InvalidInput):
+        state["units"]["ua"]["configuration"] = "march"
+        resolve(state, decl)
