@@ -75,13 +75,6 @@ class Battle:
     def event(self, type_: str, **fields: Any) -> None:
         self.events.append({"type": type_, "round": self.round, **fields})
 
-    def kind(self, cid: str) -> str | None:
-        for kind, table in (("stand", "stands"), ("solo", "solos"), ("objective", "objective_squares"),
-                            ("unit", "units"), ("side", "sides"), ("goal", "objectives")):
-            if cid in self.st[table]:
-                return kind
-        return None
-
     def profile(self, cid: str) -> Profile:
         entity = self.stands.get(cid) or self.solos[cid]
         return self.profiles[entity["profile"]]
@@ -469,14 +462,16 @@ def check_state(b: Battle, where: PathFn) -> None:
     placed: list[tuple[str, str, Box]] = [
         ("stand", sid, box) for sid, box in b.occupants() if sid in st["stands"]
     ] + [("solo", hid, box) for hid, box in b.occupants() if hid in st["solos"]]
-    for i, (kind, cid, box) in enumerate(placed):
+    taken: dict[tuple[int, int], str] = {}
+    for kind, cid, box in placed:
         if not box.on_grid(width, height):
             raise _bad(where(kind, cid, "position"), "the footprint leaves the grid")
         if b.terrain.deep_water_in(box) and not b.can_swim(cid):
             raise _bad(where(kind, cid, "position"), "in deep water without a swim speed")
-        for _, other, obox in placed[:i]:
-            if box.overlaps(obox):
-                raise _bad(where(kind, cid, "position"), f"overlaps {other}")
+        for sq in box.squares():
+            if sq in taken:
+                raise _bad(where(kind, cid, "position"), f"overlaps {taken[sq]}")
+            taken[sq] = cid
     cells: dict[tuple, str] = {}
     for oid, o in st["objective_squares"].items():
         at = tuple(o["at"])

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import Field, model_validator
 
@@ -13,7 +13,8 @@ from rules.dnd5e.entities import (
     BattleState, Configuration, Controller, Direction, Ident, MapInput, Objective, ObjectiveSquareSetup, Profiles,
     ShortText, Square, UnitType,
 )
-from rules.dnd5e.movement import Mover, malformed
+from rules.dnd5e.movement import Mover
+from rules.dnd5e.orders import validate_path
 from rules.dnd5e.rolls import one_d20
 from rules.dnd5e.sheets import mod, unit_initiative_modifier
 from rules.dnd5e.tables import NUMBERS
@@ -271,7 +272,7 @@ def check_movement(data: CheckMovementInput, ctx: Context) -> dict:
                 raise InvalidInput.field("join", "must be an allied stand in play")
     else:
         raise InvalidInput.field("mover", "unknown stand or solo")
-    check_segments(b, cid, data.move, data.move_after, "")
+    validate_path(b, cid, data.move, data.move_after, "")
     mover = Mover(b, cid, dashing=data.dash, disengaging=data.disengage, join=data.join)
     ctx.log.add("S4.6", "move.allowance", "{actor} may move {allowance} squares.", actor=cid, allowance=mover.allowance)
     mover.walk([list(p) for p in data.move], [list(p) for p in data.move_after], data.road_step)
@@ -279,22 +280,6 @@ def check_movement(data: CheckMovementInput, ctx: Context) -> dict:
     ctx.log.add("S5.7.3", "move.stop", "{actor} ends at {position} after {cost} of {allowance}.", actor=cid,
                 position=report["final_position"], cost=report["cost"], allowance=report["allowance"])
     return report
-
-
-def check_segments(b: Battle, cid: str, move: list, move_after: list, prefix: str) -> None:
-    """S5.7.1: one orthogonal step at a time; off the grid only as the very last anchor."""
-    start = b.st["stands"][cid]["position"] if cid in b.stands else b.solos[cid]["position"]
-    path = [("move", move), ("move_after", move_after)]
-    prev = start
-    anchors = [(name, i, p) for name, seg in path for i, p in enumerate(seg)]
-    for name, i, p in anchors:
-        if abs(prev[0] - p[0]) + abs(prev[1] - p[1]) != 1:
-            raise InvalidInput.field(f"{prefix}{name}[{i}]", "each anchor must be one orthogonal step from the previous")
-        prev = p
-    size = b.side_of_box(cid)
-    for k, (name, i, p) in enumerate(anchors[:-1]):
-        if not (0 <= p[0] and 0 <= p[1] and p[0] + size <= b.terrain.width and p[1] + size <= b.terrain.height):
-            raise InvalidInput.field(f"{prefix}{name}[{i}]", "only the last step may leave the grid")
 
 
 class ApplyDamageInput(Input):

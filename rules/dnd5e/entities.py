@@ -107,7 +107,7 @@ class Attack(Input):
 
 class Area(Input):
     shape: Shape
-    size_m: metres(0, 10_000, positive=True)
+    size_m: metres(0, 600, positive=True)  # 200 squares: wider than any grid (S3.7)
 
 
 class Spell(Input):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from rules.dnd5e.tables import ALWAYS_DIFFICULT, FOOTPRINT
+from rules.dnd5e.tables import ALWAYS_DIFFICULT
 
 Square = tuple[int, int]
 
@@ -51,10 +51,6 @@ def convert(kind: str, metres: float) -> int:
 
 
 # -- footprints and distances ------------------------------------------------
-
-
-def footprint_side(size: str) -> int:
-    return FOOTPRINT[size]
 
 
 def footprint(anchor: Iterable[int], side: int) -> list[Square]:
@@ -181,8 +177,7 @@ def area_squares(
                 out.add((ox + dx, oy + dy))
     else:
         ddx, ddy = DIRECTIONS[direction or "north"]
-        px, py = (ddy, ddx) if ddx == 0 else (0, 1)  # perpendicular axis pointing to growing x or y
-        px, py = abs(px), abs(py)
+        px, py = (1, 0) if ddx == 0 else (0, 1)  # the cone's width grows along x or y ("high" side)
         for d in range(1, n + 1):
             cx, cy = ox + (d - 1) * ddx, oy + (d - 1) * ddy
             width = d if shape == "cone" else 1
@@ -191,3 +186,12 @@ def area_squares(
             for k in range(-low, high + 1):
                 out.add((cx + k * px, cy + k * py))
     return sorted(out, key=lambda s: (s[1], s[0]))
+
+
+def clipped_area(shape: str, size_m: float, origin, direction, extra_side, width=None, height=None):
+    """S6.9 squares, dropped outside the grid when its size is known."""
+    n = area_size(shape, size_m)
+    squares = area_squares(shape, n, origin, direction, extra_side)
+    if width is not None:
+        squares = [s for s in squares if 0 <= s[0] < width and 0 <= s[1] < height]
+    return n, squares

@@ -18,16 +18,6 @@ def is_step(a, b) -> bool:
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
 
 
-def malformed(start, segment) -> int | None:
-    """S5.7.1: index of the first anchor that is not one orthogonal step from the previous one."""
-    prev = start
-    for i, p in enumerate(segment):
-        if not is_step(prev, p):
-            return i
-        prev = p
-    return None
-
-
 class Mover:
     def __init__(self, b: Battle, cid: str, *, dashing: bool = False, disengaging: bool = False,
                  join: str | None = None):

@@ -10,10 +10,9 @@ from collections import deque
 from rules.dnd5e.battle import Battle
 from rules.dnd5e.geometry import DIRECTIONS, Box, dist, squares_range
 from rules.dnd5e.movement import Mover
-from rules.dnd5e.orders import bonus_problem, stand_own_actions, unit_actions
-from rules.dnd5e.sheets import attacks_per_action, reach_bonus_attack
 from rules.dnd5e.adjustments import free_and_enterable
-from rules.dnd5e.orders import AdjustmentType
+from rules.dnd5e.orders import AdjustmentType, bonus_problem, stand_own_actions, unit_actions
+from rules.dnd5e.sheets import attacks_per_action, reach_bonus_attack
 
 
 def option(path: str, label: str, type_: str, *, allowed=None, default=None, required: bool = False,

@@ -352,20 +352,21 @@ def _validate_unit_orders(b: Battle, uid: str, orders: UnitOrders, path: str, br
             raise bad(f"{sp}.attacks[{j}].{field}", text)
         if so.move and so.move_after and u["type"] == "regiment":
             raise bad(f"{sp}.move_after", "a regiment stand moves before or after its action, not both")
-        _validate_path(b, sid, so.move, so.move_after, sp)
+        validate_path(b, sid, so.move, so.move_after, f"{sp}.")
 
 
-def _validate_path(b: Battle, cid: str, move: list, move_after: list, path: str) -> None:
+def validate_path(b: Battle, cid: str, move: list, move_after: list, path: str) -> None:
+    """S5.7.1: one orthogonal step at a time from the position; off the grid only as the last anchor."""
     entity = b.stands.get(cid) or b.solos[cid]
     prev = entity["position"]
     anchors = [("move", i, p) for i, p in enumerate(move)] + [("move_after", i, p) for i, p in enumerate(move_after)]
     size = b.side_of_box(cid)
     for k, (name, i, p) in enumerate(anchors):
         if abs(prev[0] - p[0]) + abs(prev[1] - p[1]) != 1:
-            raise bad(f"{path}.{name}[{i}]", "each anchor must be one orthogonal step from the previous one")
+            raise bad(f"{path}{name}[{i}]", "each anchor must be one orthogonal step from the previous one")
         on_grid = 0 <= p[0] and 0 <= p[1] and p[0] + size <= b.terrain.width and p[1] + size <= b.terrain.height
         if not on_grid and k != len(anchors) - 1:
-            raise bad(f"{path}.{name}[{i}]", "only the last step may leave the grid")
+            raise bad(f"{path}{name}[{i}]", "only the last step may leave the grid")
         prev = p
 
 
@@ -401,7 +402,7 @@ def _validate_solo(b: Battle, hid: str, o: SoloOrder, path: str) -> None:
                 raise bad(f"{path}.join", "the solo is more than one size larger than the stand's creatures")
             if o.move_after:
                 raise bad(f"{path}.move_after", "nothing may follow a Join")
-        _validate_path(b, hid, o.move, o.move_after, path)
+        validate_path(b, hid, o.move, o.move_after, f"{path}.")
     if o.action == "attack" and not p.attacks:
         raise bad(f"{path}.action", "the profile has no attack")
     if o.action == "cast_spell" and not p.spells:

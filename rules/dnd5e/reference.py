@@ -15,7 +15,7 @@ from rules.dnd5e import ruleset
 from rules.dnd5e.entities import (
     Configuration, Direction, Ident, Profile, Shape, Square, UnitType, metres,
 )
-from rules.dnd5e.geometry import area_size, area_squares, convert, dm
+from rules.dnd5e.geometry import clipped_area, convert, dm
 from rules.dnd5e.sheets import (
     ability_mods, canonical, creature_sheet, morale_check_due, unit_initiative_modifier,
 )
@@ -214,15 +214,6 @@ class AreaTemplateInput(Input):
         if self.shape in ("cone", "line") and self.direction is None:
             raise ValueError("a cone or a line needs a direction")
         return self
-
-
-def clipped_area(shape: str, size_m: float, origin, direction, extra_side, width=None, height=None):
-    """S6.9 squares, dropped outside the grid when its size is known."""
-    n = area_size(shape, size_m)
-    squares = area_squares(shape, n, origin, direction, extra_side)
-    if width is not None:
-        squares = [s for s in squares if 0 <= s[0] < width and 0 <= s[1] < height]
-    return n, squares
 
 
 @ruleset.operation("area-template", AreaTemplateInput, summary="Squares of an area of effect (S6.9).")

@@ -10,10 +10,9 @@ from rules.dnd5e.adjustments import apply_adjustment, free_and_enterable, place_
 from rules.dnd5e.battle import Battle
 from rules.dnd5e.checks_ops import command_check, death_save_run, morale_roll, rally_roll
 from rules.dnd5e.combat import resolve_attack, resolve_spell
-from rules.dnd5e.geometry import DIRECTIONS, Box, dist, squares_range
+from rules.dnd5e.geometry import DIRECTIONS, Box, clipped_area, dist, squares_range
 from rules.dnd5e.movement import Mover
 from rules.dnd5e.orders import Declarations, SoloOrder, StandOrder, UnitOrders, validate
-from rules.dnd5e.reference import clipped_area
 from rules.dnd5e.rolls import d20
 from rules.dnd5e.sheets import cha_check_bonus, mod, passive_perception, save_bonus, stealth_bonus
 from rules.registry import Context

@@ -37,7 +37,7 @@ MAY_BE_ELEVATED = frozenset(t for t, row in _TERRAIN.items() if row["may_be_elev
 TERRAINS = tuple(_TERRAIN)
 
 _CONFIGS = table("S6.4_configurations")
-CONFIGURATIONS = tuple(c for c in ("support", "defense", "march"))
+CONFIGURATIONS = tuple(c for c in _CONFIGS if isinstance(_CONFIGS[c], dict) and "ac_bonus" in _CONFIGS[c])
 HALF_SPEED_CONFIGS = frozenset(c for c in CONFIGURATIONS if _CONFIGS[c]["movement"].startswith("half"))
 CONFIG_AC_BONUS: dict[str, int] = {c: _CONFIGS[c]["ac_bonus"] for c in CONFIGURATIONS}
 ATTACK_ALLOWED: dict[str, bool] = {c: _CONFIGS[c]["attack_allowed"] for c in CONFIGURATIONS}
@@ -60,4 +60,3 @@ CONVERSIONS: dict[str, list[dict]] = {
     k: v for k, v in table("S6.14_conversions").items() if isinstance(v, list)
 }
 AREA_EXAMPLES: list[dict] = list(table("S6.9_area_templates")["examples"])
-OUTCOMES: list[dict] = list(table("S6.12_outcome")["rows"])
