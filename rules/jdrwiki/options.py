@@ -63,9 +63,14 @@ def options(battle: Battle, kind: str, pid: str) -> tuple[bool, list[dict]]:
 
 
 def budget(battle: Battle, cid: str) -> int:
-    """S4.16: points this corps may still commit this round (the ruthless point comes off first)."""
+    """S4.16: points this corps may still commit this round.
+
+    The ruthless point (S7.7.9) is kept aside whenever the army holds the
+    talent, since its commander may switch the mode on in this very round.
+    """
+    army = battle.army_of(cid)
     return min(battle.sheet_of(cid)["spend_cap"], battle.corps(cid)["initiative"]) - (
-        1 if battle.army_of(cid)["ruthless"] else 0)
+        1 if army["ruthless"] or "ruthless" in army["talents"] else 0)
 
 
 def corps_options(battle: Battle, cid: str) -> tuple[bool, list[dict]]:

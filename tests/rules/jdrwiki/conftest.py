@@ -54,6 +54,19 @@ NEW_BATTLE = {"name": "Le gué de Loreval", "start_time": "08:00",
               "heroes": [F4["ildar"], F4["kavelec"]],
               "dice": {"n1/initiative": 7, "s1/initiative": 19}}
 
+RICH_BATTLE = {
+    "name": "Rich", "start_time": "22:00",
+    "map": {"zones": {"z1": {"neighbors": ["z2", "z5"], "terrain": {"cover": 1}},
+                      "z2": {"neighbors": ["z3", "z6"], "terrain": {"heights": 1}},
+                      "z3": {"neighbors": ["z4", "z6"], "terrain": {"stronghold": 2, "weather": 3}},
+                      "z4": {"neighbors": ["z6"], "terrain": {"unstable_ground": 1}},
+                      "z5": {"neighbors": ["z6"]}, "z6": {"terrain": {"cover": 2}}}},
+    "armies": [{**F1, "talents": ["brute", "ruthless", "opportune_attack"], "has_magic": True,
+                "corps": [{"id": "n1", "zone": "z2", "hp": 500}, {"id": "n2", "zone": "z1", "hp": 400}]},
+               {**F2, "talents": ["hero_support", "last_chance"],
+                "corps": [{"id": "s1", "zone": "z3", "hp": 500}, {"id": "s2", "zone": "z4", "hp": 300}]}],
+    "heroes": [F4["ildar"], {**F4["kavelec"], "is_commander": True}],
+}
 
 @pytest.fixture
 def f1():
@@ -161,7 +174,23 @@ def legal_declarations(state, rng):
             counters = [e for e in by_path[f"corps.{cid}.defensive_counter"]["allowed"] if e is not None]
             if counters and budget >= 1 and rng.random() < 0.2:
                 corps_declaration["defensive_counter"] = rng.choice(counters)
+            intervening = {h["hero_id"] for h in corps_declaration.get("heroes", [])}
+            transfers = [t for t in by_path[f"corps.{cid}.hero_transfers"]["allowed"] if t["hero_id"] not in intervening]
+            if transfers and rng.random() < 0.2:
+                corps_declaration["hero_transfers"] = [rng.choice(transfers)]
             declarations["corps"][cid] = corps_declaration
+        for army_id in sorted(a for a, v in state["armies"].items() if v["side"] == side):
+            army_declaration = {}
+            ruthless = by_path[f"armies.{army_id}.ruthless"]
+            choice = rng.random() < 0.5
+            if choice not in [f["value"] for f in ruthless["forbidden"]]:
+                army_declaration["ruthless"] = choice
+            heroism = by_path[f"armies.{army_id}.heroism"]["allowed"]
+            if heroism and rng.random() < 0.3:
+                army_declaration["heroism"] = [rng.choice([h for h in heroism if h["use"] == "advantage"] or heroism)]
+            army_declaration["save_from_fatal"] = rng.choice(by_path[f"armies.{army_id}.save_from_fatal"]["allowed"])
+            army_declaration["withdraw"] = rng.random() < 0.02
+            declarations["armies"][army_id] = army_declaration
     return state, declarations
 
 
@@ -186,6 +215,6 @@ def jd():
     helpers = Helpers()
     helpers.run, helpers.refuse, helpers.subset, helpers.check_log = run, refuse, subset, check_log
     helpers.F1, helpers.F2, helpers.F3, helpers.F4, helpers.S1 = F1, F2, F3, F4, S1
-    helpers.NEW_BATTLE = NEW_BATTLE
+    helpers.NEW_BATTLE, helpers.RICH_BATTLE = NEW_BATTLE, RICH_BATTLE
     helpers.legal_declarations, helpers.play = legal_declarations, play
     return helpers

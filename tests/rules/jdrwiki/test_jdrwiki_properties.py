@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
-@settings(max_examples=8, **SETTINGS)
-@given(seed=st.integers(0, 10**6))
-def test_random_legal_battles_end_or_reach_the_round_limit(jd, seed):
-    state, played = jd.play(jd.NEW_BATTLE, seed, max_rounds=30)
+@settings(max_examples=12, **SETTINGS)
+@given(seed=st.integers(0, 10**6), rich=st.booleans())
+def test_random_legal_battles_end_or_reach_the_round_limit(jd, seed, rich):
+    state, played = jd.play(jd.RICH_BATTLE if rich else jd.NEW_BATTLE, seed, max_rounds=30)
     assert state["ended"] or played == 30
     assert state["round"] == played + 1
     for corps in state["corps"].values():
