@@ -51,7 +51,7 @@ class Draft(Input):
 
 
 class Participant(Input):
-    kind: Literal["side", "hero", "gm"]
+    kind: Literal["side", "commander", "hero", "gm"]  # "commander" is the side commander: same as "side"
     id: Annotated[str, Field(max_length=32)] = ""
 
 
@@ -127,20 +127,51 @@ def _hero_options(state: dict, hero: dict, draft: DraftHero | None) -> tuple[boo
         else:
             options.append(option(f"{path}.engagement", "Engagement level", "choice",
                                   allowed=list(tables.ENGAGEMENTS), required=True))
-        options.append(option(f"{path}.help_general", f"Lend my Leadership to the general (+{hero['leadership']} "
-                              "to the general, -2 to my roll)", "boolean", allowed=[False, True], default=False))
+        label = f"Lend my Leadership to the general (+{hero['leadership']} to the general, -2 to my roll)"
+        if _may_rest(hero, draft):
+            options.append(option(f"{path}.help_general", label, "boolean", allowed=[False], default=False,
+                                  forbidden=[refused(True, "Not while the offered opportunity may still be a medic, "
+                                                           "who makes the hero rest.", "S7.1")]))
+        else:
+            options.append(option(f"{path}.help_general", label, "boolean", allowed=[False, True], default=False))
     kind = _draft_type(draft)
     if hero["opportunity_pending"] and kind:
         # S7.3.2: the GM picks the opportunity first (draft ``opportunity.type``), then the player answers.
         options.append(option(f"{path}.opportunity.accept", f"Accept the heroic opportunity {kind}", "boolean",
                               allowed=[True, False], required=True))
-        for field in tables.opportunity(kind).get("player_inputs", []):
-            low, high = field["range"]
-            needed = _draft_accept(draft) and field["name"] in required_if_accepted(kind)
-            options.append(option(f"{path}.opportunity.{field['name']}", f"{field['name']} (for {kind})",
-                                  "integer", low=low, high=high, required=needed))
+        options += _input_options(state, hero, [kind], "player_inputs", _draft_accept(draft))
     must = not state["finished"] and forced is None
     return must, options
+
+
+def _may_rest(hero: dict, draft: DraftHero | None) -> bool:
+    """Whether this round's answer to an offer may still be an accepted medic (then no Leadership help)."""
+    if not hero["opportunity_pending"]:
+        return False
+    chosen = draft.opportunity if draft and draft.opportunity else None
+    return chosen is None or chosen.type is None or (chosen.type == "medic" and chosen.accept is not False)
+
+
+def _input_options(state: dict, hero: dict, kinds: list[str], who: str, accepted: bool) -> list[dict]:
+    """The S6.10 inputs (``gm_inputs`` or ``player_inputs``) of these opportunity types, as options."""
+    path = f"heroes.{hero['id']}.opportunity"
+    opponents = [h["id"] for h in state["heroes"] if h["side"] != hero["side"] and h["status"] == "active"]
+    options = []
+    for kind in kinds:
+        needed = accepted and len(kinds) == 1
+        for field in tables.opportunity(kind).get(who, []):
+            name, label = field["name"], f"{field['name']} (for {kind})"
+            required = needed and name in required_if_accepted(kind)
+            if field["type"] == "bool":
+                options.append(option(f"{path}.{name}", label, "boolean", allowed=[True, False], required=required))
+            elif field["type"] == "int":
+                low, high = field["range"]
+                options.append(option(f"{path}.{name}", label, "integer", low=low, high=high,
+                                      default=field.get("default"), required=required))
+            else:
+                options.append(option(f"{path}.{name}", f"{label}: a tracked active enemy hero, or none", "choice",
+                                      allowed=opponents))
+    return options
 
 
 def _draft_type(draft: DraftHero | None) -> str | None:
@@ -200,22 +231,34 @@ def _gm_opportunity(state: dict, hero: dict, draft: DraftHero | None) -> list[di
             forbidden.append(refused(kind, problem[0][:1].upper() + problem[0][1:] + ".", problem[1]))
         else:
             allowed.append(kind)
-    opponents = [h["id"] for h in state["heroes"] if h["side"] != hero["side"] and h["status"] == "active"]
-    options = [option(f"{path}.type", f"Heroic opportunity offered to {hero['name']}", "choice", allowed=allowed,
-                      forbidden=forbidden)]
-    for kind in tables.OPPORTUNITIES:
-        for field in tables.opportunity(kind).get("gm_inputs", []):
-            name, label = field["name"], f"{field['name']} (for {kind})"
-            if field["type"] == "bool":
-                options.append(option(f"{path}.{name}", label, "boolean", allowed=[True, False]))
-            elif field["type"] == "int":
-                low, high = field["range"]
-                options.append(option(f"{path}.{name}", label, "integer", low=low, high=high,
-                                      default=field.get("default")))
-            else:
-                options.append(option(f"{path}.{name}", label + ": a tracked active enemy hero, or none", "choice",
-                                      allowed=opponents))
-    return options
+    # The opportunity is one object whose fields depend on its type (S9.8): offered whole, as complete answers
+    # (inputs at their default or lowest value), so that any allowed value is a valid declaration by itself.
+    options = [option(path, f"Heroic opportunity offered to {hero['name']}, with its answer", "object",
+                      allowed=[answer for kind in allowed for answer in _answers(kind)],
+                      forbidden=[{**entry, "value": {"type": entry["value"]}} for entry in forbidden])]
+    kind = _draft_type(draft)
+    if kind is None:
+        return options
+    # Once the draft names the type, its fields one by one; the player's are there for absent players (S11.2).
+    options += [option(f"{path}.type", "Heroic opportunity type", "choice", allowed=[kind] if kind in allowed else [],
+                       required=True, forbidden=forbidden),
+                option(f"{path}.accept", "The player's answer (the GM may answer for an absent player)", "boolean",
+                       allowed=[True, False], required=True)]
+    accepted = _draft_accept(draft)
+    return (options + _input_options(state, hero, [kind], "gm_inputs", accepted)
+            + _input_options(state, hero, [kind], "player_inputs", accepted))
+
+
+def _answers(kind: str) -> list[dict]:
+    """Complete declarations of one opportunity type: declined, and accepted for each outcome the GM may enter."""
+    accepted = [{"type": kind, "accept": True}]
+    for name in required_if_accepted(kind):
+        field = tables.opportunity_input(kind, name)
+        if field["type"] == "bool":
+            accepted = [{**answer, name: value} for answer in accepted for value in (True, False)]
+        else:
+            accepted = [{**answer, name: field.get("default", field["range"][0])} for answer in accepted]
+    return [{"type": kind, "accept": False}] + accepted
 
 
 @ruleset.operation("declaration-options", OptionsInput,
@@ -231,16 +274,17 @@ def declaration_options(data: OptionsInput, ctx: Context) -> dict:
         adjust(scratch, hero, adjustment, f"declarations.adjustments[{index}]")
     who = data.participant
     drafts = data.declarations.heroes
-    if who.kind == "side" and who.id not in tables.SIDES:
+    kind = "side" if who.kind == "commander" else who.kind
+    if kind == "side" and who.id not in tables.SIDES:
         raise InvalidInput.field("participant.id", "a side is 'a' or 'b'")
     heroes = {hero["id"]: hero for hero in state["heroes"]}
-    if who.kind == "hero" and who.id not in heroes:
+    if kind == "hero" and who.id not in heroes:
         raise InvalidInput.field("participant.id", f"no hero {who.id!r} in this battle")
     if state["finished"]:
         must, options = False, []
-    elif who.kind == "side":
+    elif kind == "side":
         must, options = True, _side_options(state, who.id)
-    elif who.kind == "hero":
+    elif kind == "hero":
         must, options = _hero_options(state, heroes[who.id], drafts.get(who.id))
     else:
         must, options = False, _gm_options(state, drafts)

@@ -23,7 +23,7 @@ def put(target, path, value):
 
 
 def pick_value(option, rng):
-    if option["type"] in ("choice", "boolean"):
+    if option["type"] in ("choice", "boolean", "object"):
         return rng.choice(option["allowed"]) if option["allowed"] else None
     if option["type"] == "integer":
         return rng.randint(option["min"], min(option["max"], option["min"] + 30))
@@ -42,17 +42,16 @@ def legal_declarations(state, rng):
         if {"hero_id": hero_id, **change} not in [f["value"] for f in adjustments["forbidden"]]:
             decl["adjustments"].append({"hero_id": hero_id, **change})
     gm = run("declaration-options", {"state": state, "participant": {"kind": "gm"}, "declarations": decl})
-    by_path = {option["path"]: option for option in gm["options"]}
-    for path, option in by_path.items():
-        if path.endswith(".opportunity.type") and option["allowed"] and rng.random() < 0.85:
-            kind = rng.choice(option["allowed"])
-            put(decl, path, kind)
-            put(decl, path.replace(".type", ".accept"), rng.random() < 0.8)
-            base = path[: -len(".type")]
-            for field in tables.opportunity(kind).get("gm_inputs", []):
-                value = pick_value(by_path[f"{base}.{field['name']}"], rng)
-                if value is not None:
-                    put(decl, f"{base}.{field['name']}", value)
+    for option in gm["options"]:
+        if option["path"].endswith(".opportunity") and option["allowed"] and rng.random() < 0.85:
+            put(decl, option["path"], dict(rng.choice(option["allowed"])))
+    gm = run("declaration-options", {"state": state, "participant": {"kind": "gm"}, "declarations": decl})
+    for option in gm["options"]:
+        path = option["path"]
+        if ".opportunity." in path and not path.endswith((".type", ".accept")) and rng.random() < 0.7:
+            value = pick_value(option, rng)  # the GM's inputs of the chosen type, and the player's for him
+            if value is not None:
+                put(decl, path, value)
         elif path.startswith("sides.") and rng.random() < 0.05:
             put(decl, path, pick_value(option, rng))  # GM updates: troops, fortification, terrain, NPC counts
         elif path.endswith(".gm_modifier") and rng.random() < 0.1:
@@ -278,3 +277,30 @@ def test_aftermath_conserves_reputation(values, winner):
         full = row["battle_reputation"] if hero["side"] == winner else row["battle_reputation"] // 2
         assert row["reputation_awarded"] == full >= 0
         assert hero["reputation"] == row["reputation_after"] == row["reputation_before"] + full - row["reputation_lost"]
+
+
+def fill_everything(state, rng):
+    """A blunt form filler without drafts: every option of every participant gets a random allowed value."""
+    decl = {}
+    participants = [{"kind": "gm"}] + [{"kind": "side", "id": s} for s in tables.SIDES] + [
+        {"kind": "hero", "id": hero["id"]} for hero in state["heroes"]]
+    for participant in participants:
+        for option in run("declaration-options", {"state": state, "participant": participant})["options"]:
+            if option["type"] == "list" or (option["type"] != "integer" and not option["allowed"]):
+                continue
+            if option["required"] or rng.random() < 0.5:
+                put(decl, option["path"], pick_value(option, rng))
+    return decl
+
+
+@settings(max_examples=15, deadline=None)
+@given(battles(), st.integers(0, 2**32 - 1))
+def test_any_allowed_values_drive_a_battle_to_its_end(setup, seed):
+    rng = random.Random(seed)
+    state = run("new-battle", setup, seed)["state"]
+    while not state["finished"] and state["round"] < ROUND_CAP:
+        declarations = fill_everything(state, rng)
+        out = run("resolve-round", {"state": state, "declarations": declarations}, rng.randrange(2**32))
+        check_conservation(state, declarations, out)
+        state = out["state"]
+    assert state["finished"] or state["round"] == ROUND_CAP

@@ -47,8 +47,14 @@ def test_side_commander_options(run, state, logged):
 def test_hero_options_free_forced_and_unconscious(run, state):
     out, by_path = options(run, state, "hero", "lucie")
     assert out["must_declare"] and by_path["heroes.lucie.engagement"]["allowed"] == list(tables.ENGAGEMENTS)
-    assert by_path["heroes.lucie.help_general"]["allowed"] == [False, True]
+    help_general = by_path["heroes.lucie.help_general"]
+    assert help_general["allowed"] == [False] and help_general["forbidden"][0]["rule"] == "S7.1"  # may be a medic
     assert "heroes.lucie.opportunity.accept" not in by_path  # the GM picks the type first (S7.3)
+    _, by_path = options(run, state, "hero", "lucie", {"heroes": {"lucie": {"opportunity": {"type": "easy_shot"}}}})
+    assert by_path["heroes.lucie.help_general"]["allowed"] == [False, True]
+    assert by_path["heroes.lucie.opportunity.accept"]["required"]
+    _, by_path = options(run, state, "hero", "ines")
+    assert by_path["heroes.ines.help_general"]["allowed"] == [False, True]
     out, by_path = options(run, state, "hero", "ines")
     engagement = by_path["heroes.ines.engagement"]
     assert not out["must_declare"] and engagement["allowed"] == ["front_line"]
@@ -62,19 +68,30 @@ def test_hero_options_free_forced_and_unconscious(run, state):
 def test_gm_opportunity_choices_follow_s7_3(run, state):
     out, by_path = options(run, state, "gm")
     assert not out["must_declare"]
-    lucie = by_path["heroes.lucie.opportunity.type"]
-    forbidden = {f["value"]: f["rule"] for f in lucie["forbidden"]}
+    lucie = by_path["heroes.lucie.opportunity"]
+    assert lucie["type"] == "object" and not lucie["required"]
+    forbidden = {f["value"]["type"]: f["rule"] for f in lucie["forbidden"]}
     # no commission, and no engagement last round: those types are refused, with the rule
     assert forbidden == {"commander_is_dead": "S7.4.12", "hold_the_position": "S7.3",
                          "capture_enemy_banner": "S7.3", "carry_the_message": "S7.3"}
-    assert set(lucie["allowed"]) == set(tables.OPPORTUNITIES) - set(forbidden)
+    assert {answer["type"] for answer in lucie["allowed"]} == set(tables.OPPORTUNITIES) - set(forbidden)
+    assert {"type": "easy_shot", "accept": True, "attack_trait": 1, "attack_knack": 0} in lucie["allowed"]
+    assert {"type": "prepare_to_die", "accept": False} in lucie["allowed"]
+    assert "heroes.lucie.opportunity.type" not in by_path  # field by field once the draft names the type
+    _, by_path = options(run, state, "gm", declarations={"heroes": {"lucie": {"opportunity": {
+        "type": "prepare_to_die", "accept": True}}}})
+    assert by_path["heroes.lucie.opportunity.type"]["allowed"] == ["prepare_to_die"]
     assert by_path["heroes.lucie.opportunity.opponent_id"]["allowed"] == ["gaston"]
+    assert by_path["heroes.lucie.opportunity.duel_won"]["required"]
+    assert by_path["heroes.lucie.opportunity.refusal_reputation_loss"]["default"] == 5
+    _, by_path = options(run, state, "gm", declarations={"heroes": {"lucie": {"opportunity": {"type": "easy_shot"}}}})
     assert by_path["heroes.lucie.opportunity.tn"]["default"] == 20
+    assert (by_path["heroes.lucie.opportunity.attack_trait"]["min"], by_path["heroes.lucie.opportunity.attack_trait"]["max"]) == (1, 5)
     assert "heroes.marc.gm_modifier" not in by_path
     revive = by_path["adjustments"]["forbidden"]
     assert revive[0]["value"] == {"hero_id": "marc", "status": "active"} and revive[0]["rule"] == "S7.9"
     _, with_help = options(run, state, "gm", declarations={"heroes": {"lucie": {"help_general": True}}})
-    assert "medic" not in with_help["heroes.lucie.opportunity.type"]["allowed"]
+    assert "medic" not in {answer["type"] for answer in with_help["heroes.lucie.opportunity"]["allowed"]}
 
 
 def test_player_options_follow_the_gm_choice(run, state):
@@ -100,6 +117,36 @@ def test_a_declaration_from_allowed_values_is_accepted(run, state):
     out = run("resolve-round", {"state": state, "declarations": declarations, "seed": 4})
     assert out["report"]["heroes"]["lucie"]["forced_by"] == "medic"
     assert out["report"]["heroes"]["gaston"]["engagement"] == "front_line"
+
+
+def test_commander_is_the_side(run, state):
+    side, _ = options(run, state, "side", "b")
+    commander, _ = options(run, state, "commander", "b")
+    assert commander["options"] == side["options"] and commander["participant"] == {"kind": "commander", "id": "b"}
+
+
+def test_filling_every_option_with_allowed_values_is_accepted(run, state):
+    """Without drafts, any value of any option, all filled at once, makes a valid round."""
+    for choice in (0, -1):
+        declarations = {}
+        participants = [{"kind": "gm"}, {"kind": "side", "id": "a"}, {"kind": "side", "id": "b"}] + [
+            {"kind": "hero", "id": hero["id"]} for hero in state["heroes"]]
+        for participant in participants:
+            out = run("declaration-options", {"state": state, "participant": participant})
+            for option in out["options"]:
+                if option["type"] in ("choice", "boolean") and option["allowed"]:
+                    value = option["allowed"][choice]
+                elif option["type"] == "integer":
+                    value = option["min"] if choice == 0 else option["max"]
+                else:
+                    continue
+                target = declarations
+                *parents, last = option["path"].split(".")
+                for key in parents:
+                    target = target.setdefault(key, {})
+                target[last] = value
+        out = run("resolve-round", {"state": state, "declarations": declarations, "seed": choice})
+        assert out["state"]["round"] == 1
 
 
 def test_options_refusals_and_finished_battle(run, state):
