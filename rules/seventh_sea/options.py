@@ -2,13 +2,19 @@
 
 For the web layer's forms (S11.1): the answer is computed from the same rules
 as ``resolve-round`` (S5.3, S5.4 R0–R1, S7.1–S7.3, S7.9), so a declaration
-built only from allowed values is accepted.  Declarations depend on each
-other in one place: a hero offered an opportunity who lends his Leadership
-cannot be sent to the doctor (``medic`` rests, S7.1).  The optional
-``declarations`` draft (the resolve-round object filled so far) lets each
-form see the choices already made: the GM's adjustments (a revived hero must
-declare, cleared effects no longer impose an engagement) and opportunity
-choice narrow the player's options, and a player's help narrows the GM's.
+built only from allowed values is accepted, whatever the other participants
+choose.  Two things make that hold:
+
+* the heroic opportunity is one object whose required fields depend on its
+  type (S9.8), so the GM is offered it whole, as a list of complete answers;
+* a hero offered an opportunity may not lend his Leadership while the answer
+  may still be an accepted ``medic`` (a resting hero cannot help, S7.1).
+
+The optional ``declarations`` draft (the resolve-round object filled so far)
+lets each form see the choices already made and offer more: the GM's
+adjustments (a revived hero must declare, cleared effects impose nothing), the
+GM's chosen type (its fields one by one, the player's answer, help allowed
+again unless it is an accepted medic), and a player's help (no medic then).
 """
 
 from __future__ import annotations
