@@ -36,6 +36,7 @@ class Mover:
         self.reason: str | None = None
         self.stopped_at: int | None = None
         self.road_used = False
+        self.road_refused = False
         self.fled = False
         self.start = None if self.entity["position"] is None else list(self.entity["position"])
 
@@ -157,7 +158,12 @@ class Mover:
             return
         box = Box(self.position, self.size)
         if not b.terrain.any_terrain(box, "road"):
-            self._stop("not_on_road", index)
+            # no S9.6 reason fits: the step is simply not taken (``legal`` turns false, the reason stays null)
+            self.road_refused = True
+            if self.stopped_at is None:
+                self.stopped_at = index
+            b.log.add("S5.7.4", "move.blocked", "{actor} stops before step {step}: {reason}.",
+                      actor=self.cid, step=index, reason="not on a road")
             return
         dx, dy = DIRECTIONS[direction]
         target = [self.position[0] + dx, self.position[1] + dy]
@@ -202,7 +208,7 @@ class Mover:
         if self.join is not None and self.position is not None and b.in_play(self.join):
             join_ready = Box(self.position, self.size).overlaps(b.box(self.join))
         return {
-            "legal": self.reason is None,
+            "legal": self.reason is None and not self.road_refused,
             "allowance": self.allowance,
             "cost": self.spent,
             "steps_declared": self.declared,

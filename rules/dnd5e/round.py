@@ -397,6 +397,7 @@ class Round:
         b = self.b
         h = b.solos[hid]
         if hid in self.acted:
+            b.event("turn_skipped", actor=hid, reason="acted")
             return
         if h["attached_to"] is not None:
             b.event("turn_skipped", actor=hid, reason="attached")
@@ -604,12 +605,13 @@ class Round:
                 o["achieved_round"] = r
                 self.award(o["side"], o["vp"], "custom", oid)
         for award in self.decl.gm.award_vp:
-            self.award(award.side, award.vp, award.reason or "gm_award", None)
+            self.award(award.side, award.vp, "gm_award", None, award.reason)
 
-    def award(self, side: str, vp: int, reason: str, objective: str | None) -> None:
+    def award(self, side: str, vp: int, reason: str, objective: str | None, note: str = "") -> None:
         s = self.b.st["sides"][side]
         before = s["victory_points"]
         s["victory_points"] = max(0, before + vp)
         self.b.event("vp", side=side, vp=vp, reason=reason, objective=objective)
-        self.ctx.log.add("S5.13.4", "end.vp", "{side} scores {vp} VP ({reason}): {before} -> {after}.", side=side,
-                         vp=vp, reason=reason, before=before, after=s["victory_points"])
+        self.ctx.log.add("S5.13.4", "end.vp", "{side} scores {vp} VP ({reason}{note}): {before} -> {after}.", side=side,
+                         vp=vp, reason=reason, note=f": {note}" if note else "", before=before,
+                         after=s["victory_points"])

@@ -468,3 +468,47 @@ def test_support_gives_advantage_to_melee_only_while_adjacent():
     with pytest.raises(InvalidInput):
         state["units"]["ua"]["configuration"] = "march"
         resolve(state, decl)
+
+
+def test_road_step_needs_a_road_square():
+    state = battle({"ua": ("A", "regiment", [("a1", "orc", [0, 0])]), "ub": ("B", "regiment", [("b1", "orc", [9, 5])])})
+    out = run("check-movement", {"state": state, "mover": "a1", "move": [[1, 0]], "road_step": "east"})
+    assert (out["legal"], out["road_step_used"], out["final_position"], out["stopped_at_step"]) == (
+        False, False, [1, 0], 2)
+    assert out["steps_declared"] == 2 and out["steps_taken"] == 1
+
+
+def test_gm_adjustments():
+    state = battle({"ua": ("A", "regiment", [("a1", "orc", [0, 0]), ("a2", "orc", [0, 1])]),
+                    "ub": ("B", "regiment", [("b1", "orc", [9, 5])])},
+                   solos={"hero": {"side": "A", "profile": "knight", "position": [3, 3]},
+                          "chief": {"side": "A", "profile": "knight", "attached_to": "a1"}})
+    adjustments = [
+        {"type": "move", "id": "a2", "position": [1, 1]},
+        {"type": "set_condition", "id": "hero", "condition": "stable"},
+        {"type": "set_commander", "id": "ua", "commander": "chief"},
+        {"type": "set_broken", "id": "ub", "broken": True},
+        {"type": "set_configuration", "id": "ua", "configuration": "defense"},
+        {"type": "set_hidden", "id": "b1", "hidden": True},
+        {"type": "move", "id": "b1", "position": [10, 5]},
+    ]
+    out = resolve(state, {"gm": {"adjustments": adjustments}})
+    st = out["state"]
+    assert st["stands"]["a2"]["position"] == [1, 1]
+    assert (st["solos"]["hero"]["condition"], st["solos"]["hero"]["hp"]) == ("stable", 0)
+    assert st["units"]["ua"]["commander"] == "chief" and st["units"]["ua"]["configuration"] == "defense"
+    assert st["units"]["ub"]["broken"] is True
+    assert st["stands"]["b1"]["status"] == "fled" and out["battle_over"]  # B has nothing left
+    assert sum(e["type"] == "adjustment" for e in out["events"]) == len(adjustments)
+    with pytest.raises(InvalidInput) as err:
+        resolve(state, {"gm": {"adjustments": [{"type": "set_commander", "id": "ua", "commander": "hero"}]}})
+    assert "declarations.gm.adjustments[0].commander" in err.value.fields
+    placed = resolve(state, {"gm": {"adjustments": [{"type": "remove", "id": "a1"}]}})
+    assert placed["state"]["solos"]["chief"]["position"] == [0, 0]
+
+
+def test_gm_award_never_takes_a_side_below_zero(ford_state):
+    out = resolve(ford_state, {"gm": {"award_vp": [{"side": "A", "vp": 2, "reason": "bravery"},
+                                                   {"side": "B", "vp": -5}]}})
+    assert out["victory_points"] == {"A": 2, "B": 0}
+    assert [e["reason"] for e in out["events"] if e["type"] == "vp"] == ["gm_award", "gm_award"]
