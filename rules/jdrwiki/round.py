@@ -7,24 +7,29 @@ from rules.jdrwiki import combat, damage, declare, initiative, tables
 from rules.jdrwiki.battle import Battle
 
 
-def start(battle: Battle, decl: dict, path: str, *, spend_points: bool = True, roll_initiative: bool = True) -> list[str]:
-    """R1–R3; returns the ids that rolled initiative."""
+def start(battle: Battle, decl: dict, path: str, *, spend_points: bool = True,
+          roll_initiative: bool = True) -> tuple[list[str], list[str]]:
+    """R1–R3; returns the ids that rolled initiative and the resolution order.
+
+    S5.4.4: the order is fixed right after the initiative phase; spending and
+    the GM's adjustments of this round do not change it.
+    """
     declare.gm_modifiers(battle, decl["gm"], f"{path}gm.")
     rolled: list[str] = []
     if decl["rerolls"] and battle.state["phase"] != "initiative":
         raise InvalidInput.field(f"{path}rerolls", "re-rolls are declared only in the initiative phase (S5.6)")
     if roll_initiative and battle.state["phase"] == "initiative":
         rolled = initiative.phase(battle, decl["rerolls"], f"{path}rerolls")
+    order = battle.resolution_order()
     declare.apply_gm(battle, decl["gm"], f"{path}gm.", adjustments=spend_points)
     declare.validate(battle, decl, path)
     declare.apply(battle, decl, path, spend_points=spend_points)
-    return rolled
+    return rolled, [c for c in order if battle.active(c)]
 
 
 def resolve(battle: Battle, decl: dict, path: str) -> dict:
     """R1–R7 (S5.3)."""
-    rolled = start(battle, decl, path)
-    order = battle.resolution_order()
+    rolled, order = start(battle, decl, path)
     battle.log.add("S5.4.4", "initiative.order", "Resolution order: {order}.", order=", ".join(order))
     counters = Counters(battle, decl)
     # R4: every move first, corps by corps (S5.8)

@@ -167,3 +167,24 @@ def test_adaptation_allows_same_type_actions(jd, s1):
     error = jd.refuse("resolve-round", {"state": bad, "declarations": {"corps": {"n1": {"actions": [
         {"action": "massive_assault", "target": "s1"}] * 3}}}})
     assert list(error["fields"]) == ["declarations.corps.n1.actions"]
+
+
+def test_s5_4_4_order_fixed_before_spending(jd, s1):
+    s1["corps"]["n1"]["initiative"] = 6
+    s1["corps"]["s1"]["initiative"] = 5
+    result = rnd(jd, s1, {"corps": {"n1": {"actions": [{"action": "pincer", "target": "s1"},
+                                                       {"action": "combined_assault", "target": "s1"}]}}})
+    assert result["resolution_order"] == ["n1", "s1"]
+    assert result["summary"]["corps"]["n1"]["initiative"] == 1
+
+
+def test_s5_4_4_ties_by_initiative_skill_then_id(jd, s1):
+    s1["corps"]["n1"]["initiative"] = s1["corps"]["s1"]["initiative"] = 9
+    assert rnd(jd, s1, {})["resolution_order"] == ["n1", "s1"]  # initiative skill 13 against 7
+    s1["armies"]["south"]["criteria"] = dict(s1["armies"]["north"]["criteria"])
+    s1["armies"]["south"]["commander"].update(level=12, war_arts=0)
+    s1["armies"]["south"]["talents"] = []
+    s1["corps"]["a0"] = dict(s1["corps"].pop("s1"), id="a0")
+    s1["heroes"]["kavelec"]["corps_id"] = "a0"
+    result = rnd(jd, s1, {})
+    assert result["resolution_order"] == ["a0", "n1"]  # same pool, same skill: by id
