@@ -380,3 +380,43 @@ def test_no_die_drawn_before_validation(run, battle):
     error = refused(lambda: rnd(run, state, {"lucie": {"engagement": "support"}}, {"general:a": [10, 1]}),
                     "declarations.heroes.gaston.engagement")
     assert "dice.general:a" not in error.fields
+
+
+@pytest.mark.parametrize("effect, engagement", [
+    ({"type": "hold_the_position", "rounds_done": 1, "locked_engagement": "disengaged"}, "disengaged"),
+    ({"type": "capture_enemy_banner", "rounds_done": 0, "position": "engaged"}, "engaged"),
+    ({"type": "carry_the_message", "rounds_done": 0, "position": "support", "destination": "front_line"}, "support"),
+    ({"type": "rescue_comrade", "rounds_done": 1}, "front_line"),
+])
+def test_effects_impose_the_engagement_over_the_declared_one(run, battle, effect, engagement):
+    state = battle(hero("lucie", "a", effects=[effect]), hero("gaston", "b"))
+    out = rnd(run, state, {"lucie": {"engagement": "front_line" if engagement != "front_line" else "support"},
+                           "gaston": {"engagement": "support"}}, {"general:a": GEN_A, "general:b": GEN_B})
+    row = out["report"]["heroes"]["lucie"]
+    assert (row["engagement"], row["forced_by"]) == (engagement, effect["type"])
+    assert out["state"]["heroes"][0]["last_engagement"] == engagement
+    assert any(step["key"] == "engagement.forced" for step in out["log"])
+
+
+def test_wound_checks_off_nobody_falls(run, battle):
+    state = battle(hero("lucie", "a", brawn=1, resolve=1), hero("gaston", "b"), wound_checks=False)
+    out = rnd(run, state, {"lucie": {"engagement": "front_line"}, "gaston": {"engagement": "support"}},
+              {"general:a": GEN_A, "general:b": GEN_B, "personal:lucie": 1, "damage:lucie": [99, 99, 99, 99]})
+    lucie = out["report"]["heroes"]["lucie"]
+    assert lucie["damage"]["wound_check"] is None and lucie["status"] == "active"
+    assert lucie["flesh_wounds"] == 396 and "wound_check:lucie" not in out["dice"]
+
+
+def test_a_hero_falling_in_r5_keeps_his_round_reputation_and_loses_his_effects(run, battle):
+    bearer = hero("lucie", "a", brawn=1, resolve=1, effects=[{"type": "save_the_banner", "rounds_done": 2}])
+    state = battle(bearer, hero("gaston", "b"))
+    out = rnd(run, state, {"lucie": {"engagement": "front_line"}, "gaston": {"engagement": "support"}},
+              {"general:a": GEN_A, "general:b": GEN_B, "damage:lucie": [51, 51, 51, 51]})
+    row = out["report"]["heroes"]["lucie"]
+    assert row["personal"]["die_rolled"] is False and row["status"] == "unconscious"
+    assert row["effects_ended"] == [{"type": "save_the_banner", "reason": "taken_out"}]
+    assert row["effect_reputation"] == 1  # the banner's round is credited before it falls (H17)
+    assert row["reputation_gained"] == row["personal"]["reputation"] + 1
+    assert row["opportunity_pending"] is False
+    assert [e["type"] for e in out["events"]].index("hero_taken_out") < [e["type"] for e in out["events"]].index(
+        "opportunity_ended")
