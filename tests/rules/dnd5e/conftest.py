@@ -166,7 +166,10 @@ def random_declarations(state: dict, rng: random.Random) -> dict:
                 stand_action = rng.choice(own["allowed"])
                 order["action"] = stand_action
             attacks = opts.get(f"{base}.attacks")
-            if stand_action == "attack" and attacks and attacks["allowed"]:
+            support = opts.get(f"{base}.support")
+            if stand_action == "attack" and action == "attack" and support and rng.random() < 0.3:
+                order["support"] = rng.choice(support["allowed"])
+            elif stand_action == "attack" and attacks and attacks["allowed"]:
                 multi = attacks.get("multiattack")
                 choices = [a for a in attacks["allowed"] if not multi or a["attack"] in multi]
                 if choices:
@@ -205,8 +208,14 @@ def random_declarations(state: dict, rng: random.Random) -> dict:
             spell = opts.get(f"{base}.spell.name")
             if spell and spell["allowed"]:
                 order["spell"] = spell_order(state, hid, rng.choice(spell["allowed"]), rng)
-        if f"{base}.detach_to" in opts and rng.random() < 0.2:
-            order["detach_to"] = rng.choice(opts[f"{base}.detach_to"]["allowed"])
+        if f"{base}.detach_to" in opts:
+            roll = rng.random()
+            if roll < 0.15:
+                order["detach_to"] = rng.choice(opts[f"{base}.detach_to"]["allowed"])
+            elif roll < 0.3:
+                order["switch_to"] = rng.choice(opts[f"{base}.switch_to"]["allowed"])
+            order["detach_when"] = rng.choice(opts[f"{base}.detach_when"]["allowed"])
+            order["timing"] = rng.choice(opts[f"{base}.timing"]["allowed"])
         bonus = opts[f"{base}.bonus_action"]["allowed"]
         order["bonus_action"] = rng.choice(bonus)
         decl["solos"][hid] = order
