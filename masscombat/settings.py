@@ -164,7 +164,7 @@ USE_THOUSAND_SEPARATOR = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 # Production serves the collected, hashed, compressed files; development serves
 # the source folders directly (whitenoise reads the finders), no collectstatic needed.
 STORAGES = {
