@@ -42,6 +42,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                    "fr": "Compétence {skill} {value} (base {base}, talents {talents:+d})."},
     "battle.clock": {"en": "{participants} participants: rounds of {minutes} minutes.",
                      "fr": "{participants} participants : rounds de {minutes} minutes."},
+    "battle.too_small": {"en": "{participants} participants: fewer than {minimum}, not a battle.",
+                         "fr": "{participants} participants : moins de {minimum}, ce n'est pas une bataille."},
     "battle.ended": {"en": "The battle ends; winner: {winner}.", "fr": "La bataille prend fin ; vainqueur : {winner}."},
     "corps.destroyed": {"en": "{corps} is destroyed.", "fr": "Le corps d'armée {corps} est anéanti."},
     "corps.divided": {"en": "{corps} detaches {new} ({hp} hit points) to {zone}.",

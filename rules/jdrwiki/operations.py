@@ -205,8 +205,12 @@ class RoundDurationInput(Input):
 def round_duration(data: RoundDurationInput, ctx: Context) -> dict:
     minutes = tables.round_minutes(data.participants)
     elapsed = data.rounds_played * minutes if minutes else 0
-    ctx.log.add("S6.12", "battle.clock", "{participants} participants: {minutes} minutes per round.",
-                participants=data.participants, minutes=minutes)
+    if minutes is None:
+        ctx.log.add("S6.12", "battle.too_small", "{participants} participants: fewer than {minimum}, not a battle.",
+                    participants=data.participants, minimum=tables.MINIMUM_PARTICIPANTS)
+    else:
+        ctx.log.add("S6.12", "battle.clock", "{participants} participants: rounds of {minutes} minutes.",
+                    participants=data.participants, minutes=minutes)
     return {"is_battle": minutes is not None, "round_minutes": minutes, "elapsed_minutes": elapsed,
             "fatigue": elapsed > tables.FATIGUE_AFTER_MINUTES,
             "time_of_day": round_.time_of_day(data.start_time, elapsed)}

@@ -7,6 +7,7 @@ import pytest
 
 from rules import registry
 from rules.errors import InvalidInput
+from rules.jdrwiki.messages import MESSAGES
 
 F1 = {"id": "north", "name": "Ost de Loreval", "side": "a",
       "commander": {"name": "Aldric", "level": 6, "is_pc": True, "strategist_rank": 2, "force_combat_expertise": 2,
@@ -116,10 +117,13 @@ def subset(actual, expected):
 
 
 def check_log(result):
+    """The log is non-empty, its steps well formed, and each renders in French and English."""
     assert result["log"], "the log must not be empty"
     for step in result["log"]:
         assert set(step) == {"rule", "key", "params", "text"}
         assert step["rule"] and step["key"] and isinstance(step["params"], dict) and step["text"]
+        for lang in ("en", "fr"):
+            assert MESSAGES[step["key"]][lang].format(**step["params"])
 
 
 def legal_declarations(state, rng):
