@@ -46,7 +46,7 @@ def apply_adjustment(b: Battle, i: int, adj: Adjustment) -> None:
                 h["condition"] = "dying"
                 b.end_command(cid, "cannot_act")
             else:
-                b._kill(cid)
+                b.kill(cid)
                 b.end_command(cid, "dead")
         elif cid in b.squares:
             o = b.squares[cid]
@@ -117,7 +117,7 @@ def apply_adjustment(b: Battle, i: int, adj: Adjustment) -> None:
             raise bad(f"{path}.id", "unknown or fled solo")
         h = b.solos[cid]
         if condition == "dead":
-            b._kill(cid)
+            b.kill(cid)
             b.end_command(cid, "dead")
         else:
             hp = adj.hp if adj.hp is not None else (max(1, h["hp"]) if condition == "active" else 0)

@@ -290,7 +290,7 @@ class Battle:
                 remaining = amount - h["hp"]
                 h["hp"] = 0
                 if not h["uses_death_saves"] or remaining >= p.hp_max:
-                    self._kill(hid)
+                    self.kill(hid)
                 else:
                     h["condition"] = "dying"
                     h["death_save_successes"] = h["death_save_failures"] = 0
@@ -298,12 +298,12 @@ class Battle:
                 self.end_command(hid, "cannot_act")
         elif h["condition"] in ("dying", "stable"):
             if amount >= p.hp_max:
-                self._kill(hid)
+                self.kill(hid)
             else:
                 h["death_save_failures"] += 2 if critical else 1
                 h["condition"] = "dying"
                 if h["death_save_failures"] >= 3:
-                    self._kill(hid)
+                    self.kill(hid)
                 else:
                     self.log.add("S5.11.3", "damage.failure", "{solo} is hit at 0 hp: {failures} death-save failures.",
                                  solo=hid, failures=h["death_save_failures"])
@@ -311,7 +311,7 @@ class Battle:
                         "damage": before - h["hp"], "status": h["condition"]})
         self.event("damage", target=hid, amount=amount, hp_before=before, hp_after=h["hp"], status=h["condition"])
 
-    def _kill(self, hid: str) -> None:
+    def kill(self, hid: str) -> None:
         h = self.solos[hid]
         h.update(condition="dead", position=None, attached_to=None, isolated=False, hidden=False,
                  death_save_successes=0, death_save_failures=0)

@@ -52,7 +52,7 @@ class Mover:
         self.b.log.add("S5.7.2", "move.blocked", "{actor} stops before step {step}: {reason}.",
                        actor=self.cid, step=index, reason=reason)
 
-    def _blocker(self, box: Box, last_of_move: bool) -> str | None:
+    def blocker(self, box: Box, last_of_move: bool) -> str | None:
         """S6.15: why ``box`` cannot be crossed (``occupied``), or None."""
         mover = "stand" if self.is_stand else "detached_solo"
         for oid, obox in self.b.occupants():
@@ -127,7 +127,7 @@ class Mover:
                 self._stop("impassable_terrain", index)
                 break
             last_of_move = is_move and offset == len(anchors) - 1
-            if self._blocker(new, last_of_move):
+            if self.blocker(new, last_of_move):
                 self._stop("occupied", index)
                 break
             self.entity["position"] = list(p)
@@ -181,7 +181,7 @@ class Mover:
         if any(b.terrain.terrain(sq) == "deep_water" for sq in entered) and not b.can_swim(self.cid):
             self._stop("impassable_terrain", index)
             return
-        if self._blocker(new, False):
+        if self.blocker(new, False):
             self._stop("occupied", index)
             return
         if not self.may_stop(new, False):

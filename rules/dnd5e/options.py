@@ -53,7 +53,7 @@ def reachable(b: Battle, cid: str, dashing: bool, disengaging: bool) -> list[lis
             entered = [sq for sq in new.squares() if not Box(pos, size).contains(sq)]
             if any(b.terrain.terrain(sq) == "deep_water" for sq in entered) and not b.can_swim(cid):
                 continue
-            if probe._blocker(new, False):
+            if probe.blocker(new, False):
                 continue
             best[nxt] = cost
             parent[nxt] = pos

@@ -543,7 +543,7 @@ class Round:
             elif outcome == "stable":
                 h.update(condition="stable", death_save_successes=0, death_save_failures=0)
             elif outcome == "dead":
-                b._kill(hid)
+                b.kill(hid)
             b.event("death_saves", solo=hid, rolls=run["rolls"], outcome=outcome)
         for uid in sorted(b.units):
             u = b.units[uid]
