@@ -265,3 +265,36 @@ def test_s7_2_2_divide(jd, s1):
     assert result["state"]["heroes"]["ildar"]["corps_id"] == "n2"
     # n1: 2 - 1 given away + 1 critical (roll 20, default choice advantage)
     assert corps["n1"]["advantage"] == 2 and corps["n2"]["advantage"] == 1
+
+
+def test_h24_stronghold_special_defence_against_push_back(jd, s1):
+    s1["map"]["zones"]["z3"]["terrain"] = {"stronghold": 1}
+    out = act(jd, s1, "n1", [{"action": "push_back", "target": "s1"}],
+              {"n1/a0/attack": 15, "n1/a0/riposte": [1]})["outcome"]
+    # parry 15 + stronghold 1 + special 5 x 1, passive: 31; maneuver 16 + 15 = 31 meets it
+    assert (out["defense_total"], out["attack_total"], out["success"]) == (31, 31, True)
+
+
+@pytest.mark.parametrize("heights, status", [(1, "resolved"), (0, "cancelled")])
+def test_s4_18_deft_attack_range_from_higher_ground(jd, s1, heights, status):
+    s1["corps"]["n1"]["zone"] = "z1"
+    s1["map"]["zones"]["z1"]["terrain"] = {"heights": heights}
+    result = act(jd, s1, "n1", [{"action": "subtle_assault", "target": "s1"}],
+                 {"n1/a0/attack": 10, "n1/a0/damage": [1]})
+    assert result["outcome"]["status"] == status
+
+
+def test_s7_5_2_confusion_penalty_on_every_skill(jd, s1):
+    s1["armies"]["south"].update(confusion_round=1, confusion_penalty=2)
+    out = act(jd, s1, "s1", [{"action": "espionage", "target": "n1"}], {"s1/a0/attack": 10})["outcome"]
+    assert out["attack_total"] == 10 + 10 - 2
+    result = jd.run("resolve-round", {"state": s1, "declarations": {}})
+    assert result["summary"]["armies"]["south"]["confusion_round"] is None
+
+
+def test_s4_12_cover_of_the_target_hinders_the_attacker(jd, s1):
+    s1["map"]["zones"]["z3"]["terrain"] = {"cover": 2}
+    out = act(jd, s1, "n1", [{"action": "massive_assault", "target": "s1"}],
+              {"n1/a0/attack": 10, "n1/a0/damage": [1]})["outcome"]
+    # 10 + force 18 + Brute 2 - cover 2; s1's reflex unchanged by its own cover, parry -2: 25 - 2 = 23 > 22
+    assert out["attack_total"] == 28 and out["defense_skill"] == "reflex" and out["defense_total"] == 22
