@@ -84,7 +84,9 @@ def test_random_legal_battles_end_or_reach_the_round_limit(seed):
     state = run("new-battle", big_setup(), seed=seed)["state"]
     for round_number in range(1, 16):
         decl = random_declarations(state, rng)
+        frozen = json.dumps([state, decl], sort_keys=True)
         out = run("resolve-round", {"state": state, "declarations": decl}, seed=seed + round_number)
+        assert json.dumps([state, decl], sort_keys=True) == frozen  # state in, new state out
         check_state_invariants(state, out["state"])
         replay = run("resolve-round", {"state": state, "declarations": decl, "dice": out["dice"]})
         assert json.dumps(replay, sort_keys=True) == json.dumps(out, sort_keys=True)
