@@ -101,3 +101,51 @@ def test_hit_points_conserved_by_divide_and_regroup(jd, seed):
         "n1": {"actions": [regroup]}, "n2": {"actions": [{**regroup, "with": ["n1"]}]}}}, "seed": seed})["state"]
     assert merged["corps"]["n2"]["status"] == "merged"
     assert merged["corps"]["n1"]["hp"] == 900
+
+
+IDS = st.sampled_from(["n1", "s1", "zz"])
+ZONES = st.sampled_from(["z1", "z2", "z3", "z4", "z9"])
+ACTION = st.fixed_dictionaries(
+    {"action": st.sampled_from(["combined_assault", "massive_assault", "subtle_assault", "total_melee", "push_back",
+                                "provoke", "barrage", "charge", "move", "pincer", "divide", "regroup", "withdraw",
+                                "modify_terrain", "weaken", "break_morale", "snare", "espionage", "mining"])},
+    optional={"target": IDS, "moves": st.integers(1, 5), "path": st.lists(ZONES, min_size=1, max_size=3),
+              "to_zone": ZONES, "push_to_zone": ZONES, "opposed_by": IDS, "as_counter": st.booleans(),
+              "on_critical": st.sampled_from(["damage", "advantage", "hero_death"]),
+              "zone": ZONES, "characteristic": st.sampled_from(["cover", "stronghold", "weather", "unstable_ground"]),
+              "direction": st.sampled_from(["up", "down"]), "level": st.integers(0, 3),
+              "with": st.lists(IDS, max_size=2), "into": IDS,
+              "new_corps": st.lists(st.fixed_dictionaries({"id": st.sampled_from(["n2", "n3", "s1"]), "zone": ZONES,
+                                                           "hp": st.integers(1, 1000)}), min_size=1, max_size=2),
+              "fallback": st.fixed_dictionaries({"action": st.sampled_from(["charge", "move", "espionage"]),
+                                                 "target": IDS})})
+CORPS_DECLARATION = st.fixed_dictionaries(
+    {"actions": st.lists(ACTION, max_size=2)},
+    optional={"allocation": st.fixed_dictionaries({"focus": st.integers(-3, 3), "fury": st.integers(0, 3),
+                                                   "preparation": st.integers(0, 1)}),
+              "heroes": st.lists(st.fixed_dictionaries({"hero_id": st.sampled_from(["ildar", "kavelec"])},
+                                                       optional={"sacrifice": st.booleans(),
+                                                                 "heroism": st.booleans()}), max_size=1),
+              "defensive_counter": IDS})
+
+
+@settings(max_examples=150, **SETTINGS)
+@given(decl=st.dictionaries(IDS, CORPS_DECLARATION, max_size=2), seed=st.integers(0, 1000),
+       melee=st.booleans(), conflict=st.booleans())
+def test_any_declaration_is_resolved_or_refused_cleanly(jd, decl, seed, melee, conflict):
+    """Whatever is declared, the engine either resolves the round or refuses with InvalidInput."""
+    from rules.errors import InvalidInput
+
+    state = jd.run("new-battle", {**jd.NEW_BATTLE, "dice": {}, "seed": seed, "conflict_started": conflict})["state"]
+    state["corps"]["n1"]["advantage"] = 3
+    if melee:
+        state["corps"]["n1"].update(zone="z3", total_melee_with="s1")
+        state["corps"]["s1"]["total_melee_with"] = "n1"
+    try:
+        result = jd.run("resolve-round", {"state": state, "declarations": {"corps": decl}, "seed": seed})
+    except InvalidInput as error:
+        assert error.fields
+        return
+    json.dumps(result)
+    for corps in result["state"]["corps"].values():
+        assert corps["hp"] >= 0 and corps["initiative"] >= 0
