@@ -512,3 +512,94 @@ def test_gm_award_never_takes_a_side_below_zero(ford_state):
                                                    {"side": "B", "vp": -5}]}})
     assert out["victory_points"] == {"A": 2, "B": 0}
     assert [e["reason"] for e in out["events"] if e["type"] == "vp"] == ["gm_award", "gm_award"]
+
+
+def test_initiative_order_ties_and_attached_solos():
+    setup = {"map": {"width": 10, "height": 6}, "profiles": copy.deepcopy(PROFILES), "sides": {"A": {}, "B": {}},
+             "units": {"ua": {"side": "A", "type": "skirmishers", "stands": [
+                 {"id": "a1", "profile": "orc", "position": [0, 0]}, {"id": "a2", "profile": "mage", "position": [0, 1]}]},
+                 "ub": {"side": "B", "type": "regiment", "configuration": "march", "stands": [
+                     {"id": "b1", "profile": "orc", "position": [9, 0]}, {"id": "b2", "profile": "ogre", "position": [8, 1]}]}},
+             "solos": {"zed": {"side": "A", "profile": "knight", "attached_to": "a1"},
+                       "amy": {"side": "A", "profile": "knight", "attached_to": "a2"},
+                       "wiz": {"side": "B", "profile": "mage", "position": [5, 5]}},
+             "dice": {"init.ua": [10], "init.ub": [13], "init.wiz": [10]}}
+    state = run("new-battle", setup)["state"]
+    # ua: best DEX of orc +1, mage +2, knights +0 -> +2; ub: worst of +1, -1 -> -1; wiz: +2
+    assert state["initiative_order"][:3] == [
+        {"id": "ua", "kind": "unit", "total": 12, "modifier": 2},
+        {"id": "amy", "kind": "solo", "total": 12, "modifier": 2},
+        {"id": "zed", "kind": "solo", "total": 12, "modifier": 2}]
+    ids = [e["id"] for e in state["initiative_order"]]
+    assert ids == ["ua", "amy", "zed", "wiz", "ub"]  # 12 (+2, ua) before 12 (+2, wiz) by id; ub's +-1 last
+    assert state["solos"]["amy"]["initiative"] == 12 and state["units"]["ub"]["initiative"] == 12
+
+
+def test_configure_applies_at_the_end_of_the_turn_and_defense_dash_is_full_speed():
+    state = battle({"ua": ("A", "regiment", [("a1", "orc", [0, 0])]), "ub": ("B", "regiment", [("b1", "orc", [9, 5])])})
+    out = resolve(state, {"units": {"ua": {"action": "configure", "configuration": "defense", "stands": [
+        {"stand": "a1", "move": [[1, 0], [2, 0], [3, 0], [4, 0], [5, 0], [6, 0]]}]}}})
+    move = [e for e in out["events"] if e["type"] == "move"][0]
+    assert (move["to"], move["allowance"], move["stopped_reason"]) == ([6, 0], 6, None)  # still marching
+    assert out["state"]["units"]["ua"]["configuration"] == "defense"
+    assert {"type": "configure", "round": 1, "unit": "ua", "from": "march", "to": "defense"} in out["events"]
+    dash = resolve(out["state"], {"units": {"ua": {"action": "dash", "stands": [
+        {"stand": "a1", "move": [[6, 1], [6, 2], [6, 3], [6, 4], [6, 5], [5, 5], [4, 5]]}]}}})
+    move = [e for e in dash["events"] if e["type"] == "move"][0]
+    assert (move["allowance"], move["steps_taken"], move["stopped_reason"]) == (6, 6, "insufficient_movement")
+
+
+def test_prepared_stands_save_with_advantage():
+    state = battle({"mages": ("A", "skirmishers", [("m1", "mage", [0, 0])]),
+                    "ub": ("B", "regiment", [("b1", "orc", [6, 2]), ("b2", "orc", [6, 3])])},
+                   solos={"chief": {"side": "B", "profile": "knight", "attached_to": "b1", "commander_of": "ub"}})
+    state["units"]["ub"]["prepare_until_round"] = 2
+    out = resolve(state, {"units": {"mages": {"action": "cast_spell", "stands": [
+        {"stand": "m1", "spell": {"name": "fireball", "origin": [6, 2]}}]}}},
+        dice={"m1.spell.save.b1": [3, 15], "m1.spell.save.b2": [2, 4], "m1.spell.save.chief": [9],
+              "m1.spell.damage_1": [1] * 8})
+    effects = {e["target"]: e for e in out["events"] if e["type"] == "spell_effect"}
+    assert effects["b1"]["saved"] is True and effects["b2"]["saved"] is False
+    assert effects["chief"]["saved"] is False  # attached solos keep their own saves (H32): one die
+    assert effects["b1"]["damage"] == 8 and effects["b2"]["damage"] == 16 and effects["chief"]["damage"] == 16
+
+
+def test_attached_solo_detaches_before_its_stands_and_attacks_from_its_new_square():
+    state = battle({"ua": ("A", "regiment", [("a1", "orc", [0, 0]), ("a2", "orc", [0, 1])]),
+                    "ub": ("B", "regiment", [("b1", "orc", [2, 0]), ("b2", "orc", [2, 1])])},
+                   solos={"chief": {"side": "A", "profile": "knight", "attached_to": "a1", "commander_of": "ua"}})
+    out = resolve(state, {"solos": {"chief": {"timing": "before_stands", "detach_to": [1, 0], "action": "attack",
+                                              "attacks": [{"attack": "greatsword", "target": "b1"},
+                                                          {"attack": "greatsword", "target": "b2"}]}}},
+                  dice={"chief.atk1.d20": [1]})
+    types = [(e["type"], e.get("actor") or e.get("solo") or e.get("attacker")) for e in out["events"]]
+    start = types.index(("turn", "ua"))
+    assert types[start:start + 4] == [("turn", "ua"), ("turn", "chief"), ("commander_change", None),
+                                      ("detach", "chief")]
+    attacks = [e for e in out["events"] if e["type"] == "attack"]
+    assert [(a["target"], a["roll_mode"]) for a in attacks] == [("b1", "normal")]
+    # b2 is diagonal to the new square (distance 2): that attack is lost, no die is used
+    assert [(e["index"], e["target"], e["reason"]) for e in out["events"] if e["type"] == "attack_skipped"] == [
+        (2, "b2", "out_of_reach")]
+    assert "chief.atk2.d20" not in out["dice"]
+    chief = out["state"]["solos"]["chief"]
+    assert (chief["position"], chief["attached_to"]) == ([1, 0], None)
+    assert out["state"]["units"]["ua"]["commander"] is None
+    with pytest.raises(InvalidInput):
+        resolve(state, {"solos": {"chief": {"action": "attack", "attacks": [
+            {"attack": "greatsword", "target": "b1"}, {"attack": "greatsword", "target": "b1"},
+            {"attack": "greatsword", "target": "b1"}]}}})
+
+
+def test_overflow_in_a_round():
+    state = battle({"ua": ("A", "regiment", [("a1", "ogre", [0, 0])]),
+                    "ub": ("B", "regiment", [("b1", "orc", [2, 0]), ("b2", "orc", [3, 0])])})
+    state["stands"]["b1"]["hp"] = 3
+    out = resolve(state, {"units": {"ua": {"action": "attack", "stands": [
+        {"stand": "a1", "attacks": [{"attack": "greatclub", "target": "b1"}]}]}}},
+        dice={"a1.atk1.d20": [15, 15], "a1.atk1.damage_1": [4, 4]})
+    kinds = [e for e in out["events"] if e["type"] in ("damage", "overflow", "overflow_wasted")]
+    assert kinds == [
+        {"type": "damage", "round": 1, "target": "b1", "amount": 12, "hp_before": 3, "hp_after": 0, "status": "casualty"},
+        {"type": "overflow", "round": 1, "from": "b1", "to": "b2", "amount": 9},
+        {"type": "damage", "round": 1, "target": "b2", "amount": 9, "hp_before": 15, "hp_after": 6, "status": "active"}]
