@@ -603,3 +603,21 @@ def test_overflow_in_a_round():
         {"type": "damage", "round": 1, "target": "b1", "amount": 12, "hp_before": 3, "hp_after": 0, "status": "casualty"},
         {"type": "overflow", "round": 1, "from": "b1", "to": "b2", "amount": 9},
         {"type": "damage", "round": 1, "target": "b2", "amount": 9, "hp_before": 15, "hp_after": 6, "status": "active"}]
+
+
+def test_solo_movement_join_crossing_and_no_adjacency_block():
+    state = battle({"ua": ("A", "regiment", [("a1", "orc", [2, 2]), ("a2", "orc", [3, 2])]),
+                    "ub": ("B", "regiment", [("b1", "orc", [1, 0])])},
+                   solos={"hero": {"side": "A", "profile": "knight", "position": [2, 0]}})
+    join = run("check-movement", {"state": state, "mover": "hero", "move": [[2, 1], [2, 2]], "join": "a1"})
+    assert (join["legal"], join["join_ready"], join["final_position"]) == (True, True, [2, 2])
+    blocked = run("check-movement", {"state": state, "mover": "hero", "move": [[2, 1], [2, 2]]})
+    assert (blocked["stopped_reason"], blocked["final_position"]) == ("occupied", [2, 1])
+    through = run("check-movement", {"state": state, "mover": "hero", "move": [[2, 1], [2, 2], [2, 3]], "join": "a1"})
+    assert through["stopped_reason"] == "occupied"  # a regiment stand can be entered only as the last step
+    # the solo starts next to the enemy stand b1 and is not held back (H24)
+    free = run("check-movement", {"state": state, "mover": "hero", "move": [[3, 0], [4, 0]]})
+    assert free["legal"] is True
+    with pytest.raises(InvalidInput) as err:
+        run("check-movement", {"state": state, "mover": "hero", "move": [[3, 0]], "road_step": "east"})
+    assert "road_step" in err.value.fields
