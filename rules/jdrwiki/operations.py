@@ -369,9 +369,16 @@ class VisibleStateInput(Input):
     state: entities.State
     side: entities.Side
     fog: bool = True
+    declarations: entities.Declarations | None = None
 
 
 @ruleset.operation("visible-state", VisibleStateInput, summary="The battle state as one side may see it (S11.3).")
 def visible_state(data: VisibleStateInput, ctx: Context) -> dict:
-    view, hidden = visibility.visible(load(ctx, data.state).export(), data.side, data.fog, ctx.log)
-    return {"state": view, "hidden": hidden}
+    state = load(ctx, data.state).export()
+    view, hidden = visibility.visible(state, data.side, data.fog, ctx.log)
+    result = {"state": view, "hidden": hidden}
+    if data.declarations is not None:
+        public, secret = visibility.public_declarations(state, data.declarations.model_dump(by_alias=True), data.side)
+        result["declarations"] = public
+        result["hidden"] = hidden + secret
+    return result

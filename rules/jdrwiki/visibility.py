@@ -4,7 +4,8 @@ The other side's army sheets, criteria and talents, advantage points,
 initiative pools, heroism points, hero bonuses and cooldowns are removed;
 positions, statuses, effects (results of public actions) and hero identities
 stay.  With ``fog`` (default on) the hit points of an enemy corps under cover
-are removed too (S11.3 optional fog).
+are removed too (S11.3 optional fog).  Declarations in progress, when given,
+keep only their public part for the other side's corps and armies (S5.5.7).
 """
 
 from __future__ import annotations
@@ -16,6 +17,11 @@ from rules.explain import Log
 ENEMY_ARMY_KEPT = ("id", "name", "side", "status", "ruthless")
 ENEMY_CORPS_HIDDEN = ("advantage", "initiative")
 ENEMY_HERO_KEPT = ("id", "army_id", "corps_id", "name", "class", "status", "is_commander")
+# S5.5.7: what stays hidden until the round is resolved.
+HIDDEN_ACTION_FIELDS = ("on_critical", "critical_hero", "fallback", "heroic")
+HIDDEN_CORPS_FIELDS = ("allocation", "opportune")
+HIDDEN_HERO_FIELDS = ("heroism", "sacrifice", "moderation", "dropped_bonuses", "support")
+HIDDEN_ARMY_FIELDS = ("heroism", "save_from_fatal")
 
 
 def visible(state: dict, side: str, fog: bool, log: Log) -> tuple[dict, list[str]]:
@@ -46,4 +52,33 @@ def visible(state: dict, side: str, fog: bool, log: Log) -> tuple[dict, list[str
             del hero[key]
     log.add("S11.3", "visibility.filter", "Side {side} view: {count} fields of the other side hidden.", side=side,
             count=len(hidden))
+    return view, hidden
+
+
+def public_declarations(state: dict, declarations: dict, side: str) -> tuple[dict, list[str]]:
+    """S5.5.7: the other side's declarations without their secret parts; own side untouched."""
+    view = copy.deepcopy(declarations)
+    hidden: list[str] = []
+    enemy_armies = {a for a, army in state["armies"].items() if army["side"] != side}
+    for cid, corps_decl in sorted(view["corps"].items()):
+        corps = state["corps"].get(cid)
+        if corps is None or corps["army_id"] not in enemy_armies:
+            continue
+        prefix = f"declarations.corps.{cid}"
+        for key in HIDDEN_CORPS_FIELDS:
+            hidden.append(f"{prefix}.{key}")
+            corps_decl.pop(key, None)
+        for index, action in enumerate(corps_decl["actions"]):
+            for key in HIDDEN_ACTION_FIELDS:
+                hidden.append(f"{prefix}.actions[{index}].{key}")
+                action.pop(key, None)
+        for index, hero in enumerate(corps_decl["heroes"]):
+            for key in HIDDEN_HERO_FIELDS:
+                hidden.append(f"{prefix}.heroes[{index}].{key}")
+                hero.pop(key, None)
+    for army_id, army_decl in sorted(view["armies"].items()):
+        if army_id in enemy_armies:
+            for key in HIDDEN_ARMY_FIELDS:
+                hidden.append(f"declarations.armies.{army_id}.{key}")
+                army_decl.pop(key, None)
     return view, hidden

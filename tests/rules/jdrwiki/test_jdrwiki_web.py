@@ -122,3 +122,21 @@ def test_every_log_step_has_messages_in_both_languages(jd):
         templates = MESSAGES[step["key"]]
         for lang in ("en", "fr"):
             assert templates[lang].format(**step["params"])
+
+
+def test_visible_state_keeps_only_the_public_part_of_enemy_declarations(jd, s1):
+    declarations = {"armies": {"south": {"save_from_fatal": "commander", "withdraw": False}},
+                    "corps": {"s1": {"actions": [{"action": "massive_assault", "target": "n1", "on_critical": "damage",
+                                                  "fallback": {"action": "massive_assault", "target": "n1"}}],
+                                     "allocation": {"fury": 1}, "heroes": [{"hero_id": "kavelec", "heroism": True}]},
+                              "n1": {"allocation": {"focus": 1}}}}
+    result = jd.run("visible-state", {"state": s1, "side": "a", "declarations": declarations})
+    public = result["declarations"]
+    action = public["corps"]["s1"]["actions"][0]
+    assert action["action"] == "massive_assault" and action["target"] == "n1"
+    assert "on_critical" not in action and "fallback" not in action
+    assert "allocation" not in public["corps"]["s1"]
+    assert public["corps"]["s1"]["heroes"] == [{"hero_id": "kavelec"}]
+    assert "save_from_fatal" not in public["armies"]["south"] and public["armies"]["south"]["withdraw"] is False
+    assert public["corps"]["n1"]["allocation"]["focus"] == 1  # own side untouched
+    assert "declarations.corps.s1.allocation" in result["hidden"]
