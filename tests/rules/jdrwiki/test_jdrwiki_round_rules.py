@@ -188,3 +188,21 @@ def test_s5_4_4_ties_by_initiative_skill_then_id(jd, s1):
     s1["heroes"]["kavelec"]["corps_id"] = "a0"
     result = rnd(jd, s1, {})
     assert result["resolution_order"] == ["a0", "n1"]  # same pool, same skill: by id
+
+
+def test_h46_category_6_raises_the_cap_for_the_round(jd, s1):
+    s1["armies"]["north"]["talents"] = ["brute", "opportune_attack"]
+    actions = [{"action": "pincer", "target": "s1"}, {"action": "push_back", "target": "s1"}]
+    error = jd.refuse("resolve-round", {"state": s1, "declarations": {"corps": {"n1": {"actions": actions}}}})
+    assert list(error["fields"]) == ["declarations.corps.n1.actions"]
+    result = rnd(jd, s1, {"corps": {"n1": {"actions": actions, "opportune": {"mode": "category_6"}}}})
+    assert result["summary"]["corps"]["n1"]["initiative"] == 25 - 6
+
+
+def test_s7_7_12_forced_march_reroll_window(jd, s1):
+    s1["phase"] = "initiative"
+    s1["corps"]["n1"]["initiative"] = 6
+    payload = {"state": s1, "rerolls": ["n1"], "dice": {"n1/initiative": 1}}
+    assert list(jd.refuse("roll-initiative", payload)["fields"]) == ["rerolls[0]"]
+    s1["armies"]["north"]["talents"] = ["brute", "forced_march"]
+    assert jd.run("roll-initiative", payload)["initiative"]["n1"] == 1 + 13 + 2
