@@ -63,7 +63,8 @@ def apply_gm(battle: Battle, gm: dict, path: str, *, adjustments: bool = True) -
             corps[adj["field"]] = corps[adj["field"]] + adj["delta"]
             if adj["field"] != "advantage":
                 corps[adj["field"]] = max(0, corps[adj["field"]])
-            battle.log.add("S7.10", "gm.adjustment", "GM adjustment: {corps} {field} {delta:+d}.", corps=adj["corps_id"],
+            battle.log.add("S7.10", "gm.adjustment", "GM adjustment: {corps} {field} {delta:+d}.",
+                           corps=adj["corps_id"],
                            field=adj["field"], delta=adj["delta"])
             if adj["field"] == "hp" and corps["hp"] == 0 and corps["status"] == "active":
                 battle.destroy(adj["corps_id"])
@@ -71,7 +72,8 @@ def apply_gm(battle: Battle, gm: dict, path: str, *, adjustments: bool = True) -
         if zone not in battle.state["map"]["zones"]:
             raise InvalidInput.field(f"{path}weather.{zone}", "unknown zone")
         battle.state["map"]["zones"][zone]["terrain"]["weather"] = level
-        battle.log.add("S5.7", "terrain.weather_set", "The GM sets the weather of {zone} to {level}.", zone=zone, level=level)
+        battle.log.add("S5.7", "terrain.weather_set", "The GM sets the weather of {zone} to {level}.",
+                       zone=zone, level=level)
     for army_id, change in gm["commander_changes"].items():
         where = f"{path}commander_changes.{army_id}"
         if army_id not in battle.state["armies"]:
@@ -153,7 +155,8 @@ def _validate_actions(battle: Battle, cid: str, corps_decl: dict, decl: dict, wh
     auto = any(h["use"] == "auto_success" for h in decl["armies"].get(army_id, {"heroism": []})["heroism"])
     heroic = [i for i, a in enumerate(actions) if a["heroic"]]
     if heroic and not auto:
-        raise InvalidInput.field(f"{where}.actions[{heroic[0]}].heroic", "the army spends no auto_success point (S7.5.3)")
+        raise InvalidInput.field(f"{where}.actions[{heroic[0]}].heroic",
+                                 "the army spends no auto_success point (S7.5.3)")
     if len(heroic) > 1:
         raise InvalidInput.field(f"{where}.actions[{heroic[1]}].heroic", "only one heroic action per corps (S7.5.3)")
     moved = False
@@ -163,8 +166,10 @@ def _validate_actions(battle: Battle, cid: str, corps_decl: dict, decl: dict, wh
         moved = moved or action["action"] == "move"
         fallback = action["fallback"]
         if fallback is not None:
-            if action_type(fallback) != action_type(action) or tables.action_cost(fallback) >= tables.action_cost(action):
-                raise InvalidInput.field(f"{at}.fallback", "must be an action of the same type and strictly lower cost (S7.9)")
+            cheaper = tables.action_cost(fallback) < tables.action_cost(action)
+            if action_type(fallback) != action_type(action) or not cheaper:
+                raise InvalidInput.field(f"{at}.fallback",
+                                         "must be an action of the same type and strictly lower cost (S7.9)")
             validate_action(battle, cid, fallback, corps_decl, f"{at}.fallback", first_move=False)
 
 
@@ -203,7 +208,8 @@ def validate_action(battle: Battle, cid: str, action: dict, corps_decl: dict, at
                 raise InvalidInput.field(f"{at}.path[{index}]", "unknown zone")
         start = corps["zone"] if first_move else action["path"][0]
         if not terrain.path_valid(battle.state["map"], start, action["path"][0 if first_move else 1:]):
-            raise InvalidInput.field(f"{at}.path", "must be a chain of adjacent zones starting next to the corps (S5.6)")
+            raise InvalidInput.field(f"{at}.path",
+                                     "must be a chain of adjacent zones starting next to the corps (S5.6)")
     elif act == "mining":
         if (corps_decl["allocation"] or {}).get("preparation", 0) != 1:
             raise InvalidInput.field(f"{at}.action", "mining needs preparation: 1 in the allocation (S6.13)")
@@ -213,7 +219,8 @@ def validate_action(battle: Battle, cid: str, action: dict, corps_decl: dict, at
         _validate_divide(battle, cid, action, corps_decl, at)
     elif act == "regroup":
         if not action["with"] or action["into"] is None:
-            raise InvalidInput.field(f"{at}.with", "a regroup names its partners (with) and the corps that remains (into)")
+            raise InvalidInput.field(f"{at}.with",
+                                     "a regroup names its partners (with) and the corps that remains (into)")
 
 
 def _active_skills(action: dict, battle: Battle, cid: str) -> list[str]:
@@ -325,7 +332,8 @@ def _validate_heroes(battle: Battle, cid: str, corps_decl: dict, where: str, int
         pool = army["commander"]["heroism_points"] if hero["is_commander"] else hero["heroism_points"]
         if hero["is_commander"] and choice["heroism"]:
             commander_heroism[hero["army_id"]] = commander_heroism.get(hero["army_id"], 0) + 1
-        sheets.intervention(hero, battle.hero_info[hero_id], choice, on_cooldown=battle.round < hero["available_from_round"],
+        on_cooldown = battle.round < hero["available_from_round"]
+        sheets.intervention(hero, battle.hero_info[hero_id], choice, on_cooldown=on_cooldown,
                             heroism_available=pool, talents=army["talents"], path=f"{at}.")
 
 
@@ -414,7 +422,8 @@ def _apply_heroes(battle: Battle, cid: str, corps_decl: dict, spend_points: bool
             bucket[target] = bucket.get(target, 0) + value
         battle.ctx.interventions[hero["id"]] = {**result, "corps": cid, "sacrifice": choice["sacrifice"]}
         battle.log.add("S4.10", "hero.intervention", "{hero} intervenes in {corps}: {bonuses}; cooldown {cooldown}.",
-                       hero=hero["id"], corps=cid, bonuses=result["effective_bonuses"], cooldown=result["cooldown_after"])
+                       hero=hero["id"], corps=cid, bonuses=result["effective_bonuses"],
+                       cooldown=result["cooldown_after"])
         battle.event("hero_intervention", hero=hero["id"], corps=cid)
 
 
@@ -429,7 +438,8 @@ def _apply_allocation(battle: Battle, cid: str, corps_decl: dict | None, where: 
     if spend_points:
         battle.corps(cid)["advantage"] -= spent
     if corps_decl is not None or spent:
-        battle.log.add("S4.11", "advantage.allocation", "{corps} allocates {allocation} of {available} advantage points.",
+        battle.log.add("S4.11", "advantage.allocation",
+                       "{corps} allocates {allocation} of {available} advantage points.",
                        corps=cid, allocation=allocation, available=available)
         battle.event("allocation", visible_to=battle.side_of(cid), corps=cid, allocation=allocation)
 

@@ -58,7 +58,8 @@ class HeroSheetInput(Input):
     army_talents: list[entities.TalentId] = Field(default_factory=list, max_length=20)  # type: ignore[valid-type]
 
 
-@ruleset.operation("hero-sheet", HeroSheetInput, summary="Classify a hero, check its bonuses, compute an intervention (S4.9–S4.10).")
+@ruleset.operation("hero-sheet", HeroSheetInput, rolls=False,
+                   summary="Classify a hero, check its bonuses, compute an intervention (S4.9–S4.10).")
 def hero_sheet(data: HeroSheetInput, ctx: Context) -> dict:
     hero = data.hero.model_dump(by_alias=True)
     info = sheets.validate_hero_bonuses(hero, "hero.")
@@ -71,7 +72,8 @@ def hero_sheet(data: HeroSheetInput, ctx: Context) -> dict:
         result["intervention"] = sheets.intervention(
             hero, info, choice, on_cooldown=choice["on_cooldown"], heroism_available=hero["heroism_points"],
             talents=list(data.army_talents), path="intervention.")
-        ctx.log.add("S4.10", "hero.intervention", "Intervention of {hero}: {bonuses}; cooldown {cooldown}.", hero=hero["name"] or "hero",
+        ctx.log.add("S4.10", "hero.intervention", "Intervention of {hero}: {bonuses}; cooldown {cooldown}.",
+                    hero=hero["name"] or "hero",
                     bonuses=result["intervention"]["effective_bonuses"],
                     cooldown=result["intervention"]["cooldown_after"])
     return result
@@ -87,7 +89,8 @@ class TerrainInput(Input):
     path: list[Id] | None = Field(default=None, max_length=200)
 
 
-@ruleset.operation("terrain-modifiers", TerrainInput, summary="Terrain modifiers, exit and path costs (S4.6, S4.12, S6.6).")
+@ruleset.operation("terrain-modifiers", TerrainInput, rolls=False,
+                   summary="Terrain modifiers, exit and path costs (S4.6, S4.12, S6.6).")
 def terrain_modifiers(data: TerrainInput, ctx: Context) -> dict:
     game_map = terrain.normalise_map(data.model_dump(by_alias=True)["map"]["zones"])
     zones = game_map["zones"]
@@ -146,7 +149,8 @@ class AllocateInput(Input):
     allocation: entities.Allocation = Field(default_factory=entities.Allocation)
 
 
-@ruleset.operation("allocate-advantage", AllocateInput, summary="Check an advantage allocation and give its effects (S4.11).")
+@ruleset.operation("allocate-advantage", AllocateInput, rolls=False,
+                   summary="Check an advantage allocation and give its effects (S4.11).")
 def allocate_advantage(data: AllocateInput, ctx: Context) -> dict:
     return allocate(data.advantage, data.heroism_advantage_points, data.allocation.model_dump(), ctx.log)
 
@@ -201,7 +205,8 @@ class RoundDurationInput(Input):
     start_time: entities.Time | None = None
 
 
-@ruleset.operation("round-duration", RoundDurationInput, summary="Round length, elapsed time, fatigue (S4.17, S6.12).")
+@ruleset.operation("round-duration", RoundDurationInput, rolls=False,
+                   summary="Round length, elapsed time, fatigue (S4.17, S6.12).")
 def round_duration(data: RoundDurationInput, ctx: Context) -> dict:
     minutes = tables.round_minutes(data.participants)
     elapsed = data.rounds_played * minutes if minutes else 0
@@ -224,7 +229,8 @@ class RollInitiativeInput(Input):
     rerolls: list[Id] = Field(default_factory=list, max_length=500)
 
 
-@ruleset.operation("roll-initiative", RollInitiativeInput, summary="The initiative phase of a round (S5.4).", rolls=True)
+@ruleset.operation("roll-initiative", RollInitiativeInput, rolls=True,
+                   summary="The initiative phase of a round (S5.4).")
 def roll_initiative(data: RollInitiativeInput, ctx: Context) -> dict:
     if data.state.phase != "initiative":
         raise InvalidInput.field("state.phase", "the initiative phase is already done")
@@ -248,7 +254,8 @@ class ResolveActionInput(Input):
     slot: int = Field(default=0, ge=0, le=2)
 
 
-@ruleset.operation("resolve-action", ResolveActionInput, summary="Resolve one declared action (S5.10–S5.13, S7).", rolls=True)
+@ruleset.operation("resolve-action", ResolveActionInput, rolls=True,
+                   summary="Resolve one declared action (S5.10–S5.13, S7).")
 def resolve_action(data: ResolveActionInput, ctx: Context) -> dict:
     if data.state.phase != "declaration":
         raise InvalidInput.field("state.phase", "must be 'declaration'")
@@ -314,7 +321,8 @@ class ResolveRoundInput(Input):
     declarations: entities.Declarations = Field(default_factory=entities.Declarations)
 
 
-@ruleset.operation("resolve-round", ResolveRoundInput, summary="State + all declarations -> new state (S5.3–S5.15).", rolls=True)
+@ruleset.operation("resolve-round", ResolveRoundInput, rolls=True,
+                   summary="State + all declarations -> new state (S5.3–S5.15).")
 def resolve_round(data: ResolveRoundInput, ctx: Context) -> dict:
     if data.state.ended:
         raise InvalidInput.field("state.ended", "the battle is over")
@@ -333,7 +341,8 @@ class AftermathInput(Input):
     state: entities.State
 
 
-@ruleset.operation("battle-aftermath", AftermathInput, summary="Losses, heroes' fates, army outcomes (S5.16).")
+@ruleset.operation("battle-aftermath", AftermathInput, rolls=False,
+                   summary="Losses, heroes' fates, army outcomes (S5.16).")
 def battle_aftermath(data: AftermathInput, ctx: Context) -> dict:
     return setup.aftermath(load(ctx, data.state))
 
@@ -372,7 +381,8 @@ class VisibleStateInput(Input):
     declarations: entities.Declarations | None = None
 
 
-@ruleset.operation("visible-state", VisibleStateInput, summary="The battle state as one side may see it (S11.3).")
+@ruleset.operation("visible-state", VisibleStateInput, rolls=False,
+                   summary="The battle state as one side may see it (S11.3).")
 def visible_state(data: VisibleStateInput, ctx: Context) -> dict:
     state = load(ctx, data.state).export()
     view, hidden = visibility.visible(state, data.side, data.fog, ctx.log)
