@@ -291,17 +291,13 @@ class ArmySetup(entities.ArmyDefinition):
     corps: list[CorpsSetup] = Field(min_length=1, max_length=50)
 
 
-class HeroSetup(entities.Hero):
-    pass
-
-
 class NewBattleInput(Input):
     name: entities.Name = ""
     start_time: entities.Time | None = None
     conflict_started: bool = False
     map: entities.Map
     armies: list[ArmySetup] = Field(min_length=1, max_length=50)
-    heroes: list[HeroSetup] = Field(default_factory=list, max_length=500)
+    heroes: list[entities.Hero] = Field(default_factory=list, max_length=500)
 
 
 @ruleset.operation("new-battle", NewBattleInput, summary="Setup -> initial battle state (S5.2).", rolls=True)
