@@ -133,6 +133,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "round.support": {"en": "{stand} supports {to}.", "fr": "{stand} soutient {to}."},
     "round.attack_skipped": {"en": "Attack {index} of {attacker} on {target} is lost: {reason}.",
                              "fr": "L'attaque {index} de {attacker} contre {target} est perdue : {reason}."},
+    "round.orders_cut": {"en": "{unit} cannot {action} now: {reason}.",
+                         "fr": "{unit} ne peut plus faire {action} : {reason}."},
     "round.revealed": {"en": "{actor} is revealed.", "fr": "{actor} est révélé."},
     "round.spell": {"en": "{caster} casts {spell} on {count} targets.",
                     "fr": "{caster} lance {spell} sur {count} cibles."},

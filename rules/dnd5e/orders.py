@@ -265,7 +265,7 @@ def bonus_problem(b: Battle, hid: str, bonus: str, joining: bool) -> str | None:
 
 
 def validate(b: Battle, decl: Declarations) -> None:
-    """S9.13.3, against the state after the GM adjustments."""
+    """S9.13.3, against the state at the start of the round (paths: :func:`validate_paths`)."""
     root = "declarations"
     for uid, orders in decl.units.items():
         path = f"{root}.units.{uid}"
@@ -352,7 +352,22 @@ def _validate_unit_orders(b: Battle, uid: str, orders: UnitOrders, path: str, br
             raise bad(f"{sp}.attacks[{j}].{field}", text)
         if so.move and so.move_after and u["type"] == "regiment":
             raise bad(f"{sp}.move_after", "a regiment stand moves before or after its action, not both")
-        validate_path(b, sid, so.move, so.move_after, f"{sp}.")
+
+
+def validate_paths(b: Battle, decl: Declarations) -> None:
+    """S9.13.3 item 6, after the GM adjustments: paths start from where the creatures now stand.
+
+    A creature the adjustments took off the grid is skipped: its orders are cut short (H5).
+    """
+    for uid, orders in decl.units.items():
+        for key, unit_orders in (("", orders), (".if_rallied", orders.if_rallied)):
+            for i, so in enumerate(unit_orders.stands if unit_orders else []):
+                if b.in_play(so.stand) and b.stands[so.stand]["position"] is not None:
+                    prefix = f"declarations.units.{uid}{key}.stands[{i}]."
+                    validate_path(b, so.stand, so.move, so.move_after, prefix)
+    for hid, o in decl.solos.items():
+        if b.solos[hid]["position"] is not None:
+            validate_path(b, hid, o.move, o.move_after, f"declarations.solos.{hid}.")
 
 
 def validate_path(b: Battle, cid: str, move: list, move_after: list, path: str) -> None:
@@ -402,7 +417,6 @@ def _validate_solo(b: Battle, hid: str, o: SoloOrder, path: str) -> None:
                 raise bad(f"{path}.join", "the solo is more than one size larger than the stand's creatures")
             if o.move_after:
                 raise bad(f"{path}.move_after", "nothing may follow a Join")
-        validate_path(b, hid, o.move, o.move_after, f"{path}.")
     if o.action == "attack" and not p.attacks:
         raise bad(f"{path}.action", "the profile has no attack")
     if o.action == "cast_spell" and not p.spells:

@@ -12,7 +12,9 @@ from rules.dnd5e.checks_ops import command_check, death_save_run, morale_roll, r
 from rules.dnd5e.combat import resolve_attack, resolve_spell
 from rules.dnd5e.geometry import DIRECTIONS, Box, clipped_area, dist, squares_range
 from rules.dnd5e.movement import Mover
-from rules.dnd5e.orders import Declarations, SoloOrder, StandOrder, UnitOrders, validate
+from rules.dnd5e.orders import (
+    Declarations, SoloOrder, StandOrder, UnitOrders, unit_actions, validate, validate_paths,
+)
 from rules.dnd5e.rolls import d20
 from rules.dnd5e.sheets import cha_check_bonus, mod, passive_perception, save_bonus, stealth_bonus
 from rules.registry import Context
@@ -30,9 +32,10 @@ class Round:
     # -- S5.4 -------------------------------------------------------------------
     def run(self) -> None:
         b = self.b
+        validate(b, self.decl)
         for i, adj in enumerate(self.decl.gm.adjustments):
             apply_adjustment(b, i, adj)
-        validate(b, self.decl)
+        validate_paths(b, self.decl)
         b.overrides = dict(self.decl.gm.isolation_overrides)
         b.evaluate_isolation()
         self.ctx.log.add("S5.4", "round.start", "Round {round} begins.", round=self.r)
@@ -71,6 +74,11 @@ class Round:
                 if roll["success"]:
                     u["broken"] = False
                     orders = (declared.if_rallied if declared is not None else None) or UnitOrders()
+        reason = unit_actions(b, uid)[orders.action]
+        if reason:  # the GM's adjustments changed the unit since the orders were given (H5)
+            self.ctx.log.add("S5.3", "round.orders_cut", "{unit} cannot {action} now: {reason}.", unit=uid,
+                             action=orders.action, reason=reason)
+            orders = orders.model_copy(update={"action": "none"})
         solos = self.attached_solos(uid)
         for hid in solos:
             if hid not in bonus_spent:

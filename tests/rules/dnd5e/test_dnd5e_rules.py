@@ -621,3 +621,24 @@ def test_solo_movement_join_crossing_and_no_adjacency_block():
     with pytest.raises(InvalidInput) as err:
         run("check-movement", {"state": state, "mover": "hero", "move": [[3, 0]], "road_step": "east"})
     assert "road_step" in err.value.fields
+
+
+def test_orders_made_impossible_by_the_gm_are_cut_short_not_refused():
+    state = battle({"ua": ("A", "regiment", [("a1", "orc", [1, 0]), ("a2", "orc", [1, 1])]),
+                    "ub": ("B", "regiment", [("b1", "orc", [2, 0])])})
+    decl = {"units": {"ua": {"action": "attack", "stands": [
+        {"stand": "a1", "attacks": [{"attack": "greataxe", "target": "b1"}]},
+        {"stand": "a2", "move": [[0, 1]]}]}},
+        "gm": {"adjustments": [{"type": "set_broken", "id": "ua", "broken": True},
+                               {"type": "remove", "id": "a2"}]}}
+    out = resolve(state, decl)
+    assert not any(e["type"] == "attack" for e in out["events"])
+    assert any(step["key"] == "round.orders_cut" for step in out["log"])
+    # paths are checked from where the adjustments put the creature
+    moved = {"units": {"ua": {"stands": [{"stand": "a2", "move": [[0, 3]]}]}},
+             "gm": {"adjustments": [{"type": "move", "id": "a2", "position": [0, 2]}]}}
+    assert resolve(state, moved)["state"]["stands"]["a2"]["position"] == [0, 3]
+    with pytest.raises(InvalidInput) as err:
+        resolve(state, {"units": {"ua": {"stands": [{"stand": "a2", "move": [[0, 1]]}]}},
+                        "gm": {"adjustments": [{"type": "move", "id": "a2", "position": [0, 3]}]}})
+    assert "declarations.units.ua.stands[0].move[0]" in err.value.fields
