@@ -51,7 +51,6 @@ class RoundContext:
     save_from_fatal: dict[str, str] = field(default_factory=dict)  # army -> pool
     save_used: set[str] = field(default_factory=set)
     opportune_used: set[str] = field(default_factory=set)
-    entered_melee: set[str] = field(default_factory=set)
     commander_down: set[str] = field(default_factory=set)  # armies whose commander-hero fell
 
 

@@ -330,7 +330,6 @@ def _enter_melee(battle: Battle, cid: str, target: str) -> None:
     battle.corps(cid)["zone"] = battle.corps(target)["zone"]
     battle.corps(cid)["total_melee_with"] = target
     battle.corps(target)["total_melee_with"] = cid
-    battle.ctx.entered_melee.update({cid, target})
     battle.log.add("S7.1", "melee.entered", "{corps} enters total melee with {target} in {zone}.",
                    corps=cid, target=target, zone=battle.corps(target)["zone"])
 

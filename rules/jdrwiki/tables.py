@@ -30,7 +30,6 @@ DEFENSIVE_SKILLS = tuple(s for s in SKILLS if SKILL_GROUP[s] == "defensive")
 PASSIVE_SKILLS = DEFENSIVE_SKILLS + ("perception",)
 
 ACTIONS = MappingProxyType({a["id"]: a for a in _DATA["actions"]})
-ACTION_TYPES: tuple[str, ...] = tuple(t["id"] for t in _DATA["action_types"])
 OFFENSIVE_COUNTER_ALLOWED = frozenset(_DATA["offensive_counter_allowed"])
 
 TERRAIN = MappingProxyType(_DATA["terrain"])
@@ -54,11 +53,9 @@ FATIGUE_AFTER_MINUTES: int = _DATA["fatigue_after_minutes"]
 ADVANTAGE_CRITERIA = MappingProxyType({c["id"]: c for c in _DATA["advantage_criteria"]})
 ATTENTION = tuple(c["id"] for c in _DATA["advantage_criteria"] if c["kind"] == "attention")
 SPENT = tuple(c["id"] for c in _DATA["advantage_criteria"] if c["kind"] == "spent")
-GRACE_ROUND_COST: int = _DATA["grace_round_cost"]
 COMMANDER_HEROISM_POINT: int = _DATA["commander_heroism_point"]
 
 CRITICAL_OPTIONS: tuple[str, ...] = tuple(o["id"] for o in _DATA["critical_options"])
-CRIT_MIN_BASE: int = _DATA["crit_min_base"]
 DURATION = MappingProxyType({int(k): v for k, v in _DATA["duration_d6_2_4"].items()})
 
 
@@ -68,10 +65,6 @@ def round_minutes(participants: int) -> int | None:
         if participants >= row["min"] and (row["max"] is None or participants <= row["max"]):
             return row["minutes"]
     return None
-
-
-def hero_class_row(class_id: str) -> dict:
-    return next(row for row in HERO_CLASSES if row["id"] == class_id)
 
 
 def action_cost(action: dict) -> int:

@@ -112,7 +112,7 @@ def test_s6_7_improving_weather_uses_will(jd, s1):
     (9, 0, False, "minor"), (10, 0, False, "medium"), (14, 0, True, "major"), (19, 0, False, "major"),
     (20, 0, False, "legendary"), (40, 40, True, "legendary")])
 def test_s6_9_hero_classes(jd, level, race_power, is_pc, cls):
-    row = tables.hero_class_row(cls)
+    row = next(r for r in tables.HERO_CLASSES if r["id"] == cls)
     bonuses, left = {}, row["points"]
     for skill in tables.SKILLS:  # spend the class points, at most the class level per target
         if left:
