@@ -190,3 +190,19 @@ def test_s6_14_default_critical_choice_of_a_damaging_action(jd, s1):
         "dice": {"s1/a0/attack": 20, "s1/a0/damage": [4]}})
     out = result["outcome"]
     assert out["critical_choice"] == "advantage" and out["advantage_delta"] == {"s1": 2}
+
+
+@pytest.mark.parametrize("index, level, race_power", [(0, 20, 0), (1, 8, 5)])
+def test_s6_16_seed_heroes(jd, index, level, race_power):
+    seed = tables._DATA["seed_heroes"][index]
+    result = jd.run("hero-sheet", {"hero": {"level": level, "race_power": race_power, "bonuses": seed["bonuses"]}})
+    assert (result["class"], result["cooldown"]) == (seed["class"], seed["cooldown"])
+    if "bonus_total" in seed:
+        assert (result["bonus_total"], result["malus_total"]) == (seed["bonus_total"], seed["malus_total"])
+
+
+@pytest.mark.parametrize("d4s, expected", [([1], 90 + (1 + 1 - 2) * 9), ([4], 90 + (4 + 1 - 2) * 9)])
+def test_s6_17_d4_corners_in_a_battle(jd, s1, d4s, expected):
+    result = jd.run("resolve-action", {"state": s1, "corps_id": "n1", "declarations": {"corps": {"n1": {
+        "actions": [{"action": "subtle_assault", "target": "s1"}]}}}, "dice": {"n1/a0/attack": 15, "n1/a0/damage": d4s}})
+    assert result["outcome"]["damage_dealt"] == expected
