@@ -206,3 +206,23 @@ def test_s7_7_12_forced_march_reroll_window(jd, s1):
     assert list(jd.refuse("roll-initiative", payload)["fields"]) == ["rerolls[0]"]
     s1["armies"]["north"]["talents"] = ["brute", "forced_march"]
     assert jd.run("roll-initiative", payload)["initiative"]["n1"] == 1 + 13 + 2
+
+
+def test_snare_then_subtle_assault(jd, s1):
+    result = rnd(jd, s1, {"corps": {"s1": {"actions": [{"action": "snare", "target": "n1"},
+                                                       {"action": "subtle_assault", "target": "n1"}]}}},
+                 {"s1/a0/attack": 16, "s1/a1/attack": 16, "s1/a1/damage": [1]})
+    out = result["outcomes"]["s1/a1"]
+    # 16 + deft 7 + snare 2 = 25 meets n1's reflex 25; damage 80 + (1 - 1 - 2) x 8 + 2 = 66
+    assert (out["attack_total"], out["success"], out["damage_dealt"]) == (25, True, 66)
+    assert result["summary"]["corps"]["n1"]["advantage"] == 1 and result["state"]["corps"]["s1"]["effects"] == []
+
+
+def test_espionage_failure_and_break_morale_failure(jd, s1):
+    result = rnd(jd, s1, {"corps": {"n1": {"actions": [{"action": "espionage", "target": "s1"}]}}},
+                 {"n1/a0/attack": 1})
+    assert result["outcomes"]["n1/a0"]["advantage_delta"] == {"n1": -1}
+    result = rnd(jd, s1, {"corps": {"n1": {"actions": [{"action": "break_morale", "target": "s1"}]}}},
+                 {"n1/a0/attack": 1})
+    assert result["outcomes"]["n1/a0"]["success"] is False
+    assert result["outcomes"]["n1/a0"]["advantage_delta"] == {}  # H27: nothing happens
