@@ -8,7 +8,6 @@ copy through a :class:`Battle` and return it: the input is never mutated.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -47,7 +46,7 @@ class Battle:
 
     @classmethod
     def from_input(cls, state: BattleState, log: Log, path: str = "state") -> "Battle":
-        battle = cls(copy.deepcopy(state_dict(state)), dict(state.profiles), log)
+        battle = cls(state_dict(state), dict(state.profiles), log)  # model_dump builds fresh objects
         check_state(battle, state_paths(path))
         return battle
 

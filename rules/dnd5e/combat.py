@@ -194,9 +194,13 @@ def target_order(targets: list[dict]) -> list[dict]:
 
 def resolve_spell(
     ctx: Context, prefix: str, spell: Spell, caster: dict, targets: list[dict], *,
-    advantage: bool = False, disadvantage: bool = False,
+    advantage: bool = False, disadvantage: bool = False, to_hit_modifier: int = 0, damage_modifier: int = 0,
 ) -> tuple[int | None, dict[str, dict]]:
-    """Per-target resolution (S5.10.3): returns (damage_rolled, results by id)."""
+    """Per-target resolution (S5.10.3): returns (damage_rolled, results by id).
+
+    The GM's manual modifiers (S7.9) add to the spell attack roll and to the
+    first damage component of each target.
+    """
     is_area = spell.targeting == "area"
     stand_caster = caster["kind"] == "stand"
     results: dict[str, dict] = {}
@@ -232,7 +236,7 @@ def resolve_spell(
             mode = roll_mode(list(adv), list(dis))
             rolled, natural = d20(ctx, f"{prefix}attack.{t['id']}", mode)
             ac = attack_ac(t)
-            total = natural + spell.to_hit
+            total = natural + spell.to_hit + to_hit_modifier
             hit = natural == 20 or (natural != 1 and total >= ac)
             critical = natural == 20 or (hit and spell.attack_kind == "melee" and t["kind"] == "solo"
                                           and bool(t.get("unconscious")))
@@ -244,7 +248,7 @@ def resolve_spell(
             damage = 0
             if hit and has_damage:
                 rolled_dmg = roll_damage(ctx, spell.damage, critical, lambda k: f"{prefix}damage_{k}.{t['id']}")
-                damage = _apply_target(ctx, spell, t, rolled_dmg, doubled=doubled)
+                damage = _apply_target(ctx, spell, t, rolled_dmg, doubled=doubled, modifier=damage_modifier)
             r.update(affected=hit, doubled=doubled, halved_partial=False, damage=damage)
             results[t["id"]] = r
         return None, results
@@ -296,7 +300,8 @@ def resolve_spell(
             doubled = spell.resolution == "auto" and is_area and stand_caster
         damage = 0
         if takes_damage[t["id"]]:
-            damage = _apply_target(ctx, spell, t, rolled_dmg, doubled=doubled, partial=partial, saved=ok)
+            damage = _apply_target(ctx, spell, t, rolled_dmg, doubled=doubled, partial=partial, saved=ok,
+                                   modifier=damage_modifier)
         if spell.resolution == "save":
             affected = (not ok) or (ok and damage > 0)
         else:
@@ -311,9 +316,9 @@ def resolve_spell(
 
 
 def _apply_target(ctx: Context, spell: Spell, t: dict, rolled: list[dict], *, doubled: bool,
-                  partial: bool = False, saved: bool = False) -> int:
+                  partial: bool = False, saved: bool = False, modifier: int = 0) -> int:
     comps = final_damage(rolled, doubled=doubled, partial=partial, saved=saved, half_on_save=spell.half_on_save,
-                         **({} if t["kind"] == "objective" else _resist(t)))
+                         modifier=modifier, **({} if t["kind"] == "objective" else _resist(t)))
     if doubled:
         ctx.log.add("S6.8", "spell.double", "{target} takes double damage.", target=t["id"])
     if partial:

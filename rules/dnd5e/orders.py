@@ -46,6 +46,8 @@ class SpellOrder(Input):
     extra_side: Literal["high", "low"] = "high"
     advantage: bool = False
     disadvantage: bool = False
+    to_hit_modifier: Modifier = 0
+    damage_modifier: Modifier = 0
 
 
 Attacks = Annotated[list[AttackOrder], Field(max_length=12)]

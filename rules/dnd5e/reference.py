@@ -4,6 +4,7 @@ and the SRD preset library (S9.1-S9.4).
 
 from __future__ import annotations
 
+import copy
 from functools import cache
 from importlib import resources
 from typing import Annotated, Literal
@@ -248,6 +249,6 @@ def creature_presets(data: PresetsInput, ctx: Context) -> dict:
             raise InvalidInput.field("id", "no preset has this id")
         creatures = {data.id: creatures[data.id]}
     ctx.log.add("S3.11", "presets.list", "{count} creature profiles from the SRD 5.1.", count=len(creatures))
-    return {"creatures": {k: dict(v) for k, v in sorted(creatures.items())}, "credit": credit}
+    return {"creatures": {k: copy.deepcopy(v) for k, v in sorted(creatures.items())}, "credit": credit}
 
 

@@ -317,7 +317,8 @@ class Round:
         if targets:
             caster = self.attacker_situation(cid)
             _, results = resolve_spell(self.ctx, f"{cid}.spell.", spell, caster, targets,
-                                       advantage=order.advantage, disadvantage=order.disadvantage)
+                                       advantage=order.advantage, disadvantage=order.disadvantage,
+                                       to_hit_modifier=order.to_hit_modifier, damage_modifier=order.damage_modifier)
             for t in sorted(targets, key=lambda t: ({"stand": 0, "solo": 1, "objective": 2}[t["kind"]], t["id"])):
                 res = results[t["id"]]
                 b.event("spell_effect", caster=cid, spell=spell.name, target=t["id"], affected=res["affected"],

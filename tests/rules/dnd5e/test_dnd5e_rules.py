@@ -642,3 +642,16 @@ def test_orders_made_impossible_by_the_gm_are_cut_short_not_refused():
         resolve(state, {"units": {"ua": {"stands": [{"stand": "a2", "move": [[0, 1]]}]}},
                         "gm": {"adjustments": [{"type": "move", "id": "a2", "position": [0, 3]}]}})
     assert "declarations.units.ua.stands[0].move[0]" in err.value.fields
+
+
+def test_manual_modifiers_on_spell_orders():
+    state = battle({"mages": ("A", "skirmishers", [("m1", "mage", [0, 0])]),
+                    "ub": ("B", "regiment", [("b1", "orc", [4, 0]), ("b2", "orc", [4, 1])])})
+    decl = {"units": {"mages": {"action": "cast_spell", "stands": [{"stand": "m1", "spell": {
+        "name": "fire_bolt", "targets": ["b1"], "to_hit_modifier": 2, "damage_modifier": 3}}]}}}
+    out = resolve(state, decl, dice={"m1.spell.attack.b1": [5, 5], "m1.spell.damage_1.b1": [1, 1]})
+    effect = [e for e in out["events"] if e["type"] == "spell_effect"][0]
+    assert (effect["hit"], effect["damage"]) == (True, 5)  # lone caster: disadvantage; 5 + 6 + 2 = 13 vs AC 13
+    decl["units"]["mages"]["stands"][0]["spell"]["to_hit_modifier"] = 0
+    out = resolve(state, decl, dice={"m1.spell.attack.b1": [5, 5]})
+    assert [e for e in out["events"] if e["type"] == "spell_effect"][0]["hit"] is False
