@@ -110,7 +110,43 @@ def spell_options(b: Battle, cid: str, base: str) -> list[dict]:
             forbidden.append({"value": s.name, "reason": f"no use of {s.name} is left", "rule": "S5.8.2"})
         else:
             allowed.append(s.name)
-    return [option(f"{base}.spell.name", "Spell", "choice", allowed=allowed, forbidden=forbidden)]
+    opts = [option(f"{base}.spell.name", "Spell", "choice", allowed=allowed, forbidden=forbidden)]
+    box = b.box(cid)
+    is_solo = cid in b.solos
+    targets, origins = [], []
+    for s in p.spells:
+        if s.name not in allowed:
+            continue
+        if s.targeting == "targeted":
+            reach = squares_range(s.range_m)
+            foes = [t for t in b.stands_in_play() if b.enemy_of(cid, t)]
+            foes += [h for h in b.solos if b.solos[h]["position"] is not None and b.enemy_of(cid, h)]
+            foes += [] if is_solo else [q for q in b.squares if b.squares[q]["hp"] > 0]
+            for t in sorted(foes):
+                cost = 5 if is_solo and t in b.stands else 1
+                if dist(box, b.box(t)) <= reach and cost <= s.max_targets:
+                    targets.append({"spell": s.name, "target": t, "slots": cost, "max_slots": s.max_targets})
+        elif s.self_range:
+            spots = [sq for sq in _ring(box) if 0 <= sq[0] < b.terrain.width and 0 <= sq[1] < b.terrain.height]
+            origins.append({"spell": s.name, "squares": [list(sq) for sq in spots]})
+        else:
+            reach = squares_range(s.range_m)
+            spots = [(x, y) for y in range(b.terrain.height) for x in range(b.terrain.width)
+                     if dist(box, Box((x, y))) <= reach]
+            origins.append({"spell": s.name, "squares": [list(sq) for sq in spots]})
+    opts.append(option(f"{base}.spell.targets", "Targets of a targeted spell (within range now)", "list",
+                       allowed=targets, default=[]))
+    opts.append(option(f"{base}.spell.origin", "Origin square of an area spell", "square", allowed=origins))
+    opts.append(option(f"{base}.spell.direction", "Direction of a cone or a line", "choice",
+                       allowed=list(DIRECTIONS), default=None))
+    return opts
+
+
+def _ring(box: Box) -> list[tuple[int, int]]:
+    """The squares just outside a footprint, sharing a side with it (self-range origins, S5.10.2)."""
+    out = [(x, box.y - 1) for x in range(box.x, box.x1 + 1)] + [(x, box.y1 + 1) for x in range(box.x, box.x1 + 1)]
+    out += [(box.x - 1, y) for y in range(box.y, box.y1 + 1)] + [(box.x1 + 1, y) for y in range(box.y, box.y1 + 1)]
+    return sorted(out, key=lambda s: (s[1], s[0]))
 
 
 def stand_options(b: Battle, uid: str, index: int, sid: str, base: str) -> list[dict]:

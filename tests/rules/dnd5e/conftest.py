@@ -177,8 +177,9 @@ def random_declarations(state: dict, rng: random.Random) -> dict:
                     order["attacks"] = [{"attack": a["attack"], "target": a["target"]}]
             spell = opts.get(f"{base}.spell.name")
             if action == "cast_spell" and spell and spell["allowed"]:
-                name = rng.choice(spell["allowed"])
-                order["spell"] = spell_order(state, order["stand"], name, rng)
+                chosen = spell_order(opts, base, rng.choice(spell["allowed"]), rng)
+                if chosen:
+                    order["spell"] = chosen
             orders["stands"].append(order)
             index += 1
         decl["units"][uid] = orders
@@ -207,7 +208,9 @@ def random_declarations(state: dict, rng: random.Random) -> dict:
         if order["action"] == "cast_spell":
             spell = opts.get(f"{base}.spell.name")
             if spell and spell["allowed"]:
-                order["spell"] = spell_order(state, hid, rng.choice(spell["allowed"]), rng)
+                chosen = spell_order(opts, base, rng.choice(spell["allowed"]), rng)
+                if chosen:
+                    order["spell"] = chosen
         if f"{base}.detach_to" in opts:
             roll = rng.random()
             if roll < 0.15:
@@ -222,21 +225,16 @@ def random_declarations(state: dict, rng: random.Random) -> dict:
     return decl
 
 
-def spell_order(state: dict, caster: str, name: str, rng: random.Random) -> dict:
-    profile_id = (state["stands"].get(caster) or state["solos"][caster])["profile"]
-    spell = next(s for s in state["profiles"][profile_id]["spells"] if s["name"] == name)
-    side = state["units"][state["stands"][caster]["unit"]]["side"] if caster in state["stands"] \
-        else state["solos"][caster]["side"]
-    if spell["targeting"] == "targeted":
-        foes = [s for s, v in state["stands"].items()
-                if v["status"] in ("active", "casualty") and state["units"][v["unit"]]["side"] != side]
-        if caster in state["solos"]:
-            foes = [h for h, v in state["solos"].items() if v["side"] != side and v["position"] is not None]
-        if not foes:
-            foes = [h for h, v in state["solos"].items() if v["side"] != side] or ["nobody"]
-        return {"name": name, "targets": [rng.choice(sorted(foes))]}
-    return {"name": name, "origin": [rng.randrange(state["map"]["width"]), rng.randrange(state["map"]["height"])],
-            "direction": rng.choice(["north", "east", "south", "west"])}
+def spell_order(opts: dict, base: str, name: str, rng: random.Random) -> dict | None:
+    """A spell order from the options: a target in range, or an origin and a direction."""
+    targets = [t["target"] for t in opts[f"{base}.spell.targets"]["allowed"] if t["spell"] == name]
+    origins = [o["squares"] for o in opts[f"{base}.spell.origin"]["allowed"] if o["spell"] == name]
+    direction = rng.choice(opts[f"{base}.spell.direction"]["allowed"])
+    if origins and origins[0]:
+        return {"name": name, "origin": rng.choice(origins[0]), "direction": direction}
+    if targets:
+        return {"name": name, "targets": [rng.choice(targets)]}
+    return None
 
 
 @pytest.fixture

@@ -136,3 +136,17 @@ def test_every_logged_key_has_both_languages_and_matching_placeholders(big_state
             names = {f for _, f, _, _ in formatter.parse(MESSAGES[step["key"]][lang]) if f}
             assert names <= set(step["params"]), (step["key"], lang)
             MESSAGES[step["key"]][lang].format(**step["params"])
+
+
+def test_spell_options_list_targets_in_range_and_origins(big_state):
+    opts = {o["path"]: o for o in options_of(big_state, "solo", "wizard")["options"]}
+    assert opts["solos.wizard.spell.name"]["allowed"] == ["fire_bolt", "fireball"]
+    targets = opts["solos.wizard.spell.targets"]["allowed"]
+    # a solo's fire bolt (one target) reaches no stand and no objective square, only solos within 6 squares
+    assert all(t["target"] in big_state["solos"] for t in targets)
+    origins = {o["spell"]: o["squares"] for o in opts["solos.wizard.spell.origin"]["allowed"]}
+    assert [13, 8] in origins["fireball"] and len(origins["fireball"]) > 50
+    big_state["stands"]["bm1"]["spell_uses"]["fireball"] = 0
+    unit = {o["path"]: o for o in options_of(big_state, "unit", "b_mages")["options"]}
+    spell = unit["units.b_mages.stands[0].spell.name"]
+    assert spell["allowed"] == ["fire_bolt"] and spell["forbidden"][0]["value"] == "fireball"
