@@ -311,6 +311,8 @@ class Battle:
         self.event("damage", target=hid, amount=amount, hp_before=before, hp_after=h["hp"], status=h["condition"])
 
     def kill(self, hid: str) -> None:
+        """A dead solo leaves the grid (S5.11.3); its death-save counters go back to 0 so that the
+        state keeps them within 0..2 (S3.5)."""
         h = self.solos[hid]
         h.update(condition="dead", position=None, attached_to=None, isolated=False, hidden=False,
                  death_save_successes=0, death_save_failures=0)

@@ -116,7 +116,7 @@ def build_state(data: NewBattleInput) -> dict:
             stands[s.id] = {"unit": uid, "profile": s.profile, "hp": hp, "status": "active" if hp > 0 else "casualty",
                             "position": list(s.position), "hidden": False, "isolated": False,
                             "spell_uses": _spell_uses(profiles[s.profile])}
-            if hp == 0:
+            if hp == 0:  # the spec is silent; a stand at 0 hp would be a casualty before the first round
                 raise InvalidInput.field(f"units.{uid}.stands[{i}].hp", "a stand starts the battle with hp above 0")
         units[uid] = {"side": u.side, "name": u.name if u.name is not None else uid, "controller": u.controller,
                       "type": u.type, "configuration": u.configuration, "stands": [s.id for s in u.stands],

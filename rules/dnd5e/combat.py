@@ -238,6 +238,8 @@ def resolve_spell(
             ac = attack_ac(t)
             total = natural + spell.to_hit + to_hit_modifier
             hit = natural == 20 or (natural != 1 and total >= ac)
+            # the spec is silent on melee spell attacks against an unconscious solo: 5e makes such a hit critical,
+            # as S5.9.3 does for weapon attacks
             critical = natural == 20 or (hit and spell.attack_kind == "melee" and t["kind"] == "solo"
                                           and bool(t.get("unconscious")))
             r.update(attack_roll_mode=mode, attack_natural=natural, attack_total=total, hit=hit, critical=critical)

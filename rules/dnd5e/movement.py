@@ -172,6 +172,7 @@ class Mover:
             return
         new = Box(target, self.size)
         if not new.on_grid(b.terrain.width, b.terrain.height):
+            # a road step off the grid is a step like any other: the stand flees (S7.2; the spec is silent)
             self.taken += 1
             self.step_costs.append(0)
             self.road_used = self.fled = True

@@ -301,6 +301,8 @@ class Round:
                                 for h in sorted(b.solos) if b.solos[h]["attached_to"] == t]
         else:
             origin = list(order.origin)
+            # an origin out of reach at resolution (the caster moved): the spell is not cast and no use is
+            # spent (the spec only says invalid targets are dropped; an area has no target to drop)
             if not self.origin_ok(cid, spell, origin, order.direction):
                 self.ctx.log.add("S5.10.2", "round.spell_lost", "{caster} cannot place the area of {spell} there.",
                                  caster=cid, spell=spell.name)
