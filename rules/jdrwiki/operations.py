@@ -372,7 +372,7 @@ def declaration_options(data: DeclarationOptionsInput, ctx: Context) -> dict:
 
 class VisibleStateInput(Input):
     state: entities.State
-    side: entities.Side
+    side: Literal["a", "b", "gm"]  # the GM sees everything (S11.3)
     fog: bool = True
     declarations: entities.Declarations | None = None
 

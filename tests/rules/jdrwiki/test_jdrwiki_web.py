@@ -140,3 +140,9 @@ def test_visible_state_keeps_only_the_public_part_of_enemy_declarations(jd, s1):
     assert "save_from_fatal" not in public["armies"]["south"] and public["armies"]["south"]["withdraw"] is False
     assert public["corps"]["n1"]["allocation"]["focus"] == 1  # own side untouched
     assert "declarations.corps.s1.allocation" in result["hidden"]
+
+
+def test_the_gm_sees_everything(jd, s1):
+    result = jd.run("visible-state", {"state": s1, "side": "gm"})
+    assert result["hidden"] == []
+    assert result["state"]["corps"]["s1"]["advantage"] == 0 and "sheet" in result["state"]["armies"]["south"]
