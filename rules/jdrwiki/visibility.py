@@ -28,7 +28,7 @@ def visible(state: dict, side: str, fog: bool, log: Log) -> tuple[dict, list[str
     """The filtered state and the JSON paths removed, sorted."""
     view = copy.deepcopy(state)
     hidden: list[str] = []
-    enemy_armies = {a for a, army in view["armies"].items() if army["side"] != side}
+    enemy_armies = {a for a, army in view["armies"].items() if side != "gm" and army["side"] != side}
     for army_id in sorted(enemy_armies):
         army = view["armies"][army_id]
         for key in sorted(set(army) - set(ENEMY_ARMY_KEPT)):
@@ -59,7 +59,7 @@ def public_declarations(state: dict, declarations: dict, side: str) -> tuple[dic
     """S5.5.7: the other side's declarations without their secret parts; own side untouched."""
     view = copy.deepcopy(declarations)
     hidden: list[str] = []
-    enemy_armies = {a for a, army in state["armies"].items() if army["side"] != side}
+    enemy_armies = {a for a, army in state["armies"].items() if side != "gm" and army["side"] != side}
     for cid, corps_decl in sorted(view["corps"].items()):
         corps = state["corps"].get(cid)
         if corps is None or corps["army_id"] not in enemy_armies:
