@@ -10,7 +10,7 @@ an ``allowed`` list is accepted by ``resolve-round`` (an action listed with
 from __future__ import annotations
 
 from rules.errors import InvalidInput
-from rules.jdrwiki import combat, tables, terrain
+from rules.jdrwiki import combat, sheets, tables, terrain
 from rules.jdrwiki.battle import Battle
 from rules.jdrwiki.combat import full_action
 from rules.jdrwiki.declare import ENEMY_TARGETED
@@ -81,8 +81,10 @@ def corps_options(battle: Battle, cid: str) -> tuple[bool, list[dict]]:
     if battle.state["phase"] == "initiative":
         cap = battle.sheet_of(cid)["reroll_cap"]
         forced = corps["initiative"] == 0
+        army = battle.army_of(cid)
+        rank = army["commander"]["strategist_rank"]
         option = _option("rerolls[]", f"Re-roll the initiative of {cid}", "boolean", default=forced, required=forced,
-                         item=cid)
+                         item=cid, advantage_change=sheets.grace_delta(rank, army["talents"]) + rank)
         if forced:
             _forbid(option, False, "an empty initiative pool must be re-rolled", "S5.4.1")
         elif corps["initiative"] > cap:

@@ -55,6 +55,7 @@ def test_initiative_phase_options(jd, s1):
     result, opts = _options(jd, s1, "corps", "n1")
     assert result["must_declare"] is True
     assert opts["rerolls[]"]["required"] is True and opts["rerolls[]"]["item"] == "n1"
+    assert opts["rerolls[]"]["advantage_change"] == 0 + 2  # strategist rank 2: no grace cost, +2 gain
     _, opts = _options(jd, s1, "corps", "s1")
     assert opts["rerolls[]"]["forbidden"][0]["value"] is True  # pool 22 above the cap of 5
 
