@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,6 +147,35 @@ class Dice:
             values = [die.draw(self._rng) for _ in range(count)]
         self.used[name] = values
         return list(values)
+
+    def roll_until(
+        self, name: str, die: Die, limit: int, done: Callable[[list[int]], bool]
+    ) -> list[int]:
+        """Dice rolled one after another until ``done(rolls)`` says stop, at most ``limit``.
+
+        For rolls whose count depends on their own results (D&D 5e death
+        saves).  Given results may run longer than needed (the extra ones are
+        ignored and not echoed) but not shorter; a bare integer is one die.
+        """
+        if name in self.used:
+            return list(self.used[name])
+        given = self._given.get(name)
+        if given is not None and not isinstance(given, list):
+            given = [given]
+        rolls: list[int] = []
+        while len(rolls) < limit and not done(rolls):
+            if given is None:
+                rolls.append(die.draw(self._rng))
+                continue
+            index = len(rolls)
+            if index >= len(given):
+                raise self._bad(name, "not enough results for the rolls needed")
+            problem = die.problem(given[index])
+            if problem:
+                raise self._bad(name, f"die {index + 1}: {problem}")
+            rolls.append(given[index])
+        self.used[name] = list(rolls)
+        return rolls
 
     def roll_and_keep(self, name: str, rolled: int, kept: int) -> tuple[list[int], list[int]]:
         """7th Sea ``XkY``: roll X exploding d10, keep the best Y.

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules.dice import BY_SIDES, D20, Die
-from rules.errors import InvalidInput
 from rules.registry import Context
 
 
@@ -33,30 +32,5 @@ def dice(ctx: Context, name: str, count: int, faces: int) -> list[int]:
 
 
 def sequence(ctx: Context, name: str, die: Die, limit: int, done: Callable[[list[int]], bool]) -> list[int]:
-    """Dice rolled one after another until ``done`` says stop (at most ``limit``).
-
-    Given results may run longer than needed (the extra ones are ignored and
-    not echoed, H27) but not shorter.
-    """
-    dice_ = ctx.dice
-    if name in dice_.used:
-        return list(dice_.used[name])
-    given = dice_._given.get(name) if dice_.given(name) else None  # the core keeps given rolls private
-    if given is not None and not isinstance(given, list):
-        given = [given]
-    rolls: list[int] = []
-    while len(rolls) < limit and not done(rolls):
-        index = len(rolls)
-        if given is None:
-            rolls.append(die.draw(dice_._rng))
-            continue
-        if index >= len(given):
-            problem = "not enough results for the rolls needed"
-            raise InvalidInput(f"Invalid die {name}: {problem}.", {f"dice.{name}": problem})
-        problem = die.problem(given[index])
-        if problem:
-            problem = f"die {index + 1}: {problem}"
-            raise InvalidInput(f"Invalid die {name}: {problem}.", {f"dice.{name}": problem})
-        rolls.append(given[index])
-    dice_.used[name] = list(rolls)
-    return rolls
+    """Dice rolled one after another until ``done`` says stop (at most ``limit``, H27)."""
+    return ctx.dice.roll_until(name, die, limit, done)

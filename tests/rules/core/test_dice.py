@@ -130,3 +130,16 @@ def test_dice_must_be_an_object():
     with pytest.raises(InvalidInput) as err:
         Dice([1, 2])
     assert err.value.fields == {"dice": "must be an object of named rolls"}
+
+
+def test_roll_until_stops_when_done_and_drops_extra_given_results():
+    three = lambda rolls: len(rolls) == 3  # noqa: E731
+    dice = Dice({"s": [4, 12, 18, 20, 1]})
+    assert dice.roll_until("s", D20, 10, three) == [4, 12, 18]
+    assert dice.used == {"s": [4, 12, 18]}
+    assert Dice({"s": 7}).roll_until("s", D20, 10, lambda r: len(r) == 1) == [7]
+    with pytest.raises(InvalidInput, match="not enough"):
+        Dice({"s": [4]}).roll_until("s", D20, 10, three)
+    with pytest.raises(InvalidInput, match="die 2"):
+        Dice({"s": [4, 0, 3]}).roll_until("s", D20, 10, three)
+    assert len(Dice(seed=1).roll_until("s", D20, 2, lambda r: False)) == 2
