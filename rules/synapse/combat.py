@@ -222,7 +222,7 @@ def apply_losses(target: dict, inflicted: int, *, encircled: bool, round_no: int
     if target["damage_state"] == "annihilated":
         target["status"] = "destroyed"
         log.add("S4.12", "status.destroyed", "{formation} is annihilated.", formation=target.get("id", "target"))
-    elif (target["status"] == "active" and not target["fearless"]
+    elif (target["status"] == "active" and not target["fearless"] and threshold is not None
           and (capped or (applied > 0 and target["losses"] > threshold))):
         target.update(status="routed", routed_round=round_no, pursued=False)
         log.add("S4.12", "status.routed", "{formation} routs ({losses} losses above {break_threshold}).",

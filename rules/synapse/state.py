@@ -36,7 +36,7 @@ class FormationState(Input):
     group: Group
     order: int = Count
     combat_mode: Literal["melee", "ranged"]
-    unit_ids: list[str]
+    unit_ids: list[str] = Field(min_length=1)
     headcount: int = Count
     strength: int = Field(ge=1, le=BIG)
     attack_power: int = Count
