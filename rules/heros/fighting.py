@@ -102,8 +102,13 @@ class Fights:
         return [unit]
 
     def move_stack(self, unit: dict[str, Any], to: dict, hexes: int) -> None:
-        for u in self.stack_units(unit):
+        """The whole stack retreats together, keeping its ranks (H36)."""
+        stack = self.stack_units(unit)
+        ranks = [u["rank"] for u in stack]
+        for u in stack:
             self.b.move_unit(u, to, hexes)
+        for u, rank in zip(stack, ranks):
+            u["rank"] = rank
 
     def destroy(self, unit: dict[str, Any], status: str = "destroyed") -> dict | None:
         b = self.b
@@ -602,7 +607,7 @@ class Fights:
             for c in (x, y):
                 if c["unit"] is not None:
                     movement.reveal(b, c["unit"])
-            if self.duel(m, x, y):
+            if self.duel(m, x, y) or not (self.is_combatant(att) and self.is_combatant(dfd)):
                 continue
             x = self.build(att, m["id"], contacts=a_contacts, surrounded=a_sur)
             y = self.build(dfd, m["id"], contacts=d_contacts, surrounded=d_sur)

@@ -126,6 +126,9 @@ def character_paths(b: Battle, c: dict[str, Any]) -> list[list[dict]]:
     out = []
     for k in sorted(seen):
         path = seen[k]
+        front = b.front_unit(path[-1]) if path else None
+        if front is not None and (front["troop_type"] in ("Gd", "Lu") or front["character_unit"]):
+            continue
         if path and len(path) <= movement.character_allowance(b, c, path):
             out.append(path)
     return out
@@ -284,7 +287,7 @@ def character_options(b: Battle, c: dict[str, Any]) -> tuple[list[dict], bool]:
             paths = []
             forbidden.append(why("path", "a lone character leaves an engagement only against slower enemies", "S7.5"))
     opts.append(option("active.actions[kind=character].pa_source", "Who pays the move", "choice",
-                       allowed=sources, default="free", forbidden=forbidden))
+                       allowed=sources, default="free", forbidden=forbidden, pa_cost=cost))
     opts.append(option("active.actions[kind=character].path", f"Path of {c['id']}", "list", allowed=paths, default=[]))
     opts.append(option("active.actions[kind=character].engaged", "Engaged at the front of the stack", "boolean",
                        default=c["engaged"]))

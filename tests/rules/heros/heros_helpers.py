@@ -5,7 +5,7 @@ import copy
 import pytest
 
 from rules.errors import InvalidInput
-from rules.registry import run
+from rules.heros import ruleset
 
 NEW_BATTLE = {
     "battle_id": "demo",
@@ -32,7 +32,7 @@ NEW_BATTLE = {
 
 def heros(op: str, payload: dict, seed: int | None = None) -> dict:
     """Run a HÉROS operation and check the common output contract (S9.0)."""
-    out = run("heros", op, copy.deepcopy(payload), seed)
+    out = ruleset.run(op, copy.deepcopy(payload), seed)
     assert isinstance(out["dice"], dict)
     assert out["log"], f"{op} logged nothing"
     for step in out["log"]:
@@ -43,7 +43,7 @@ def heros(op: str, payload: dict, seed: int | None = None) -> dict:
 
 def refused(op: str, payload: dict) -> InvalidInput:
     with pytest.raises(InvalidInput) as info:
-        run("heros", op, copy.deepcopy(payload))
+        ruleset.run(op, copy.deepcopy(payload))
     assert info.value.fields, "an invalid input names its fields"
     return info.value
 
