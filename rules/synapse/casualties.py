@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from collections.abc import Callable
+from typing import Annotated, Literal, Union
 
 from pydantic import Discriminator, Field, Tag
 
@@ -12,7 +13,7 @@ from rules.explain import Log
 from rules.model import Input
 from rules.registry import Context
 from rules.synapse import ruleset
-from rules.synapse.entities import BIG, Id
+from rules.synapse.entities import BIG, Id, category_tag
 from rules.synapse.sheets import damage_state
 from rules.synapse.tables import tables
 
@@ -74,7 +75,7 @@ def character_wounds(character_id: str, unit_id: str, armour: int, group_loss_pc
 
 
 def distribute(losses_before: int, winner: bool, units: list[dict], killed: dict[str, int],
-               killed_path: Any, log: Log, label: str) -> dict:
+               killed_path: Callable[[str], str], log: Log, label: str) -> dict:
     """S4.13 for one formation: recovery of the winner (S5.14), then the shares per unit.
 
     ``units`` hold ``id``, ``category``, ``strength``, ``headcount`` and
@@ -114,10 +115,6 @@ class VehicleLosses(Input):
     crew_total: int = Field(ge=0, le=10**9)
 
 
-def _category(value: Any) -> str:
-    return value.get("category", "troop") if isinstance(value, dict) else getattr(value, "category", "troop")
-
-
 class CharacterIn(Input):
     id: Id
     unit_id: str = Field(max_length=32)
@@ -128,7 +125,7 @@ class CasualtiesInput(Input):
     group_losses: int = Field(ge=0, le=BIG)
     winner: bool = False
     units: list[Annotated[Union[Annotated[TroopLosses, Tag("troop")], Annotated[VehicleLosses, Tag("vehicle")]],
-                          Discriminator(_category)]] = Field(min_length=1, max_length=60)
+                          Discriminator(category_tag)]] = Field(min_length=1, max_length=60)
     characters: list[CharacterIn] = Field(default_factory=list, max_length=200)
 
 

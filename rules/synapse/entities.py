@@ -141,15 +141,16 @@ class VehicleUnit(Input):
     attack_power_override: int | None = Field(None, ge=0, le=10_000_000)
 
 
-def _category(value: Any) -> str:
-    if isinstance(value, dict):
-        return value.get("category", "troop")
-    return getattr(value, "category", "troop")
+def category_tag(value: Any) -> str:
+    """Which unit model validates ``value``: a vehicle only when it says so; anything else is
+    checked as a troop, so that a wrong ``category`` is reported at its own path."""
+    category = value.get("category") if isinstance(value, dict) else getattr(value, "category", None)
+    return "vehicle" if category == "vehicle" else "troop"
 
 
 Unit = Annotated[
     Union[Annotated[TroopUnit, Tag("troop")], Annotated[VehicleUnit, Tag("vehicle")]],
-    Discriminator(_category),
+    Discriminator(category_tag),
 ]
 
 

@@ -32,6 +32,8 @@ def experience_op(data: ExperienceInput, ctx: Context) -> dict:
     row = experience_row(data.result)
     awarded = row["default"] if data.xp is None else data.xp
     available = data.xp_banked + awarded
+    ctx.log.add("S4.15", "xp.award", "{result}: {xp_awarded} XP awarded, {xp_available} available.",
+                result=data.result, xp_awarded=awarded, xp_available=available)
     target = data.combat_base if data.target_combat is None else data.target_combat
     if data.target_combat is not None and data.target_combat <= data.combat_base:
         raise InvalidInput.field("target_combat", "must be greater than combat_base")

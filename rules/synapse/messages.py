@@ -213,6 +213,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Raising combat from {from} to {to} costs {cost} XP.",
         "fr": "Passer le Combat de {from} à {to} coûte {cost} points d'expérience.",
     },
+    "xp.award": {
+        "en": "{result}: {xp_awarded} XP awarded, {xp_available} available.",
+        "fr": "{result} : {xp_awarded} points d'expérience gagnés, {xp_available} disponibles.",
+    },
     "options.listed": {
         "en": "{count} declaration option(s) for {kind} {id} in round {round}.",
         "fr": "{count} option(s) de déclaration pour {kind} {id} à la séquence {round}.",

@@ -30,6 +30,8 @@ def troop(**extra):
     (troop(headcount=0), "unit.headcount"),
     (troop(headcount=4.0), "unit.headcount"),
     (troop(shield="yes"), "unit.shield"),
+    (troop(category="boat"), "unit.category"),
+    (troop(assault_multiplier=4), "unit.assault_multiplier"),
     ({"id": "v", "category": "vehicle", "crew_combat": 3, "vehicle_types": []}, "unit.vehicle_types"),
 ])
 def test_unit_sheet_refusals(refused, unit, path):

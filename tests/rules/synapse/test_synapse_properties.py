@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.synapse import ruleset
+from rules.synapse.messages import MESSAGES
 
 ROUND_LIMIT = 12
 PRESENT = ("active", "routed")
@@ -144,6 +145,7 @@ def check_round(before, decl, out):
         if r.get("friendly_fire_target"):  # friendly fire may rout its victim too
             routed.add(r["friendly_fire_target"])
     assert after["round"] == before["round"] + 1
+    assert all(step["key"] in MESSAGES for step in out["log"])
 
 
 @settings(max_examples=25, deadline=None)
