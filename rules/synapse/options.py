@@ -141,7 +141,10 @@ def gm_options(state: dict) -> list[dict]:
 
 
 class Participant(Input):
-    kind: Literal["side", "formation", "gm"]
+    """``side`` (or its ``commander``: the same orders) A/B, a ``formation``, the ``gm``, or a
+    ``character``, who declares nothing in mass combat (S1.3)."""
+
+    kind: Literal["side", "commander", "formation", "gm", "character"]
     id: str = Field(max_length=80)
 
 
@@ -155,15 +158,18 @@ def declaration_options(data: OptionsInput, ctx: Context) -> dict:
     state = load_state(data.state)
     p = data.participant
     ongoing = state["status"] == "ongoing"
-    if p.kind == "side" and p.id not in SIDES:
+    if p.kind in ("side", "commander") and p.id not in SIDES:
         raise InvalidInput.field("participant.id", "a side is A or B")
     if p.kind == "formation" and p.id not in state["formations"]:
         raise InvalidInput.field("participant.id", f"no formation {p.id!r}")
+    characters = {c["id"] for army in state["armies"].values() for c in army["characters"]}
+    if p.kind == "character" and p.id not in characters:
+        raise InvalidInput.field("participant.id", f"no character {p.id!r}")
     options: list[dict] = []
     must = False
     if ongoing and p.kind == "gm":
         options = gm_options(state)
-    elif ongoing and p.kind == "side":
+    elif ongoing and p.kind in ("side", "commander"):
         options = side_options(state, p.id)
         must = any(can_act(state, f) for f in state["formations"].values() if f["side"] == p.id)
     elif ongoing and p.kind == "formation":

@@ -409,11 +409,9 @@ class Round:
 
     def shock_phase(self) -> None:
         """S5.10: charges, pursuits and ripostes, contact strikes of exposed ranged troops."""
+        numbers = self.numbers()
         attackers = [f for f in self.phase_order() if f["combat_mode"] == "melee"
                      and (o := self.order_of(f["id"])) is not None and o.action == "attack"]
-        if not attackers:
-            return
-        numbers = self.numbers()
         view, pending = self.view()
         struck, riposted, pursued = set(), set(), set()
         for f in attackers:

@@ -150,3 +150,23 @@ def test_visible_state_never_changes_the_input(run, with_reserve):
     before = json.dumps(with_reserve, sort_keys=True)
     run("visible-state", {"state": with_reserve, "side": "A"})
     assert json.dumps(with_reserve, sort_keys=True) == before
+
+
+def test_commander_and_character_participants(run, battle):
+    commander = options_of(run, battle, "commander", "A")
+    assert commander["options"] == options_of(run, battle, "side", "A")["options"]
+    hero = options_of(run, battle, "character", "hugo")
+    assert (hero["must_declare"], hero["options"]) == (False, [])
+
+
+def test_resolve_round_never_changes_its_input(battle):
+    import copy
+
+    from rules.synapse import ruleset
+
+    payload = {"state": battle, "declarations": {"sides": {"A": {"orders": {
+        "A.melee": {"action": "attack", "target": "B.melee"}}}}}, "seed": 5}
+    before = copy.deepcopy(payload)
+    ruleset.run("resolve-round", payload)
+    ruleset.run("end-battle", {"state": battle, "seed": 5})
+    assert payload == before
