@@ -17,7 +17,7 @@ from rules.model import Input
 from rules.registry import Context
 from rules.synapse import ruleset
 from rules.synapse.declarations import (
-    SIDES, allowed_actions, commits_reserve, enemy, target_problem, uncommitted_reserve,
+    SIDES, allowed_actions, commits_reserve, target_problem, uncommitted_reserve,
 )
 from rules.synapse.entities import MOD
 from rules.synapse.state import is_present, load_state, ordered

@@ -13,7 +13,6 @@ from typing import Any
 from pydantic import Field
 
 from rules.dice import OPEN_D10
-from rules.explain import Log
 from rules.model import Input
 from rules.registry import Context
 from rules.synapse import ruleset
@@ -27,10 +26,9 @@ from rules.synapse.command import (
 )
 from rules.synapse.declarations import Declarations, check_declarations, commits_reserve, enemy
 from rules.synapse.entities import Options, Weather
-from rules.synapse.state import is_out, is_present, load_state, ordered
+from rules.synapse.state import is_out, is_present, load_state, ordered, parse_at
 from rules.synapse.tables import tables
 from rules.errors import InvalidInput
-from rules.validate import parse
 
 SIDES = ("A", "B")
 STATUS_TEXT = {
@@ -510,12 +508,7 @@ def resolve_round(data: ResolveRoundInput, ctx: Context) -> dict:
     state = load_state(data.state)
     if state["status"] != "ongoing":
         raise InvalidInput.field("state.status", "the battle is over")
-    try:
-        decl = parse(Declarations, data.declarations)
-    except InvalidInput as exc:
-        fields = {f"declarations.{k}" if k else "declarations": v for k, v in exc.fields.items()}
-        first = next(iter(fields))
-        raise InvalidInput(f"Invalid declaration at {first}: {fields[first]}.", fields) from None
+    decl = parse_at(Declarations, data.declarations, "declarations")
     check_declarations(state, decl)
     rnd = Round(state, decl, ctx)
     rnd.run()

@@ -136,14 +136,19 @@ class BattleState(Input):
     formations: dict[str, FormationState]
 
 
-def load_state(raw: Any, path: str = "state") -> dict:
-    """Check a state's types and references; return a private deep copy to work on."""
+def parse_at(model: type[Input], payload: Any, path: str) -> Input:
+    """Validate a nested object of the input, reporting problems under its own JSON path."""
     try:
-        parse(BattleState, raw)
+        return parse(model, payload)
     except InvalidInput as exc:
         fields = {f"{path}.{k}" if k else path: v for k, v in exc.fields.items()}
         first = next(iter(fields))
-        raise InvalidInput(f"Invalid battle state at {first}: {fields[first]}.", fields) from None
+        raise InvalidInput(f"Invalid input at {first}: {fields[first]}.", fields) from None
+
+
+def load_state(raw: Any, path: str = "state") -> dict:
+    """Check a state's types and references; return a private deep copy to work on."""
+    parse_at(BattleState, raw, path)
     state = copy.deepcopy(raw)
     formations = state["formations"]
     for fid, f in formations.items():
