@@ -82,6 +82,8 @@ INSTALLED_APPS = [
     "masscombat.core",
     "masscombat.accounts",
     "masscombat.campaigns",
+    "masscombat.rosters",
+    "masscombat.battles",
     "masscombat.api",
 ]
 

@@ -36,6 +36,11 @@ class Action(StrEnum):
     MANAGE_INVITATION = "campaign.manage_invitation"
     MANAGE_MEMBERS = "campaign.manage_members"
     LEAVE = "campaign.leave"
+    # Rosters: the role decides first, then the roster rules below (owner, commander, visibility).
+    ROSTER_VIEW = "roster.view"
+    ROSTER_MANAGE = "roster.manage"
+    ARMY_EDIT = "army.edit"
+    HERO_EDIT = "hero.edit"
 
 
 _MEMBERS = frozenset({Role.GM, Role.PLAYER})
@@ -48,6 +53,11 @@ POLICY: dict[Action, frozenset[Role]] = {
     Action.MANAGE_INVITATION: _GM,
     Action.MANAGE_MEMBERS: _GM,
     Action.LEAVE: _MEMBERS,
+    Action.ROSTER_VIEW: _MEMBERS,
+    # Creating, importing, deleting armies and heroes, and who commands or owns them.
+    Action.ROSTER_MANAGE: _GM,
+    Action.ARMY_EDIT: _MEMBERS,
+    Action.HERO_EDIT: _MEMBERS,
 }
 
 
@@ -96,3 +106,28 @@ def authorize(user, action: Action, campaign_id: int) -> Access:
     if not access.can(action):
         raise PermissionDenied
     return access
+
+
+# Roster rules, past the role check: the GM sees and edits everything; a player
+# edits the heroes they own and, when the GM allows it, the army they command,
+# and reads what the GM made visible (their own things always).
+
+
+def can_view_army(access: Access, user, army) -> bool:
+    return access.is_gm or army.visible_to_players or army.commander_id == user.pk
+
+
+def can_edit_army(access: Access, user, army) -> bool:
+    if not access.can(Action.ARMY_EDIT):
+        return False
+    return access.is_gm or (army.player_may_edit and army.commander_id == user.pk)
+
+
+def can_view_hero(access: Access, user, hero) -> bool:
+    return access.is_gm or hero.visible_to_players or hero.owner_id == user.pk
+
+
+def can_edit_hero(access: Access, user, hero) -> bool:
+    if not access.can(Action.HERO_EDIT):
+        return False
+    return access.is_gm or hero.owner_id == user.pk
