@@ -301,3 +301,78 @@ def test_experience_steps_cost_the_score_reached(run):
 def test_experience_keeps_the_override(run):
     out = run("experience", {"result": "victory", "combat_base": 5, "target_combat": 6, "break_pct_override": 200})
     assert out["new_break_pct"] == 200
+
+
+# --- S4.2-S4.7 unit sheets at their boundaries ----------------------------------------------
+
+def sheet(run, context=None, **unit):
+    base = {"id": "u", "unit_type": "human_infantry", "headcount": 10, "weapon_damage": 4, "combat_base": 5}
+    return run("unit-sheet", {"unit": {**base, **unit}, "context": context or {}})
+
+
+def test_thrown_weapons_halve_and_lighten(run):
+    out = sheet(run, thrown_only=True, armour=5, shield=True)
+    assert (out["attack_power"], out["weight_class"]) == (20, "light")
+
+
+@pytest.mark.parametrize("armour,extra,partial,shield,effective,weight", [
+    (2, 0, False, False, 2, "light"), (3, 0, False, False, 3, "heavy"), (5, 0, True, False, 2, "light"),
+    (5, 1, True, False, 3, "heavy"), (0, 0, False, True, 0, "heavy")])
+def test_armour_and_weight_class(run, armour, extra, partial, shield, effective, weight):
+    out = sheet(run, armour=armour, armour_extra=extra, partial_armour=partial, shield=shield)
+    assert (out["armour_effective"], out["weight_class"]) == (effective, weight)
+
+
+@pytest.mark.parametrize("weapon_range,power", [("short", 5), ("medium", 5), ("long", 10), ("very_long", 10)])
+def test_short_and_medium_ranged_weapons_halved(run, weapon_range, power):
+    out = sheet(run, unit_type="archers_crossbowmen", weapon_damage=1, rate_of_fire=1, weapon_range=weapon_range)
+    assert out["attack_power"] == power
+
+
+@pytest.mark.parametrize("tech,kind,contact,defence_contact", [
+    ("archaic", "archers_crossbowmen", 50, 5), ("firearm", "archers_crossbowmen", 100, 5),
+    ("archaic", "artillery", 0, 5), ("firearm", "artillery", 100, 0)])
+def test_contact_values(run, tech, kind, contact, defence_contact):
+    extra = {"pieces": 10} if kind == "artillery" else {}
+    out = sheet(run, unit_type=kind, weapon_damage=10, rate_of_fire=1, weapon_range="long", weapon_tech=tech, **extra)
+    assert (out["attack_power"], out["attack_power_contact"], out["defence_contact"]) == (100, contact, defence_contact)
+
+
+@pytest.mark.parametrize("role,multiplier", [("attacker", 3), ("defender", 1)])
+def test_flying_troops_in_an_assault(run, role, multiplier):
+    out = sheet(run, flying=True, assault_multiplier=3, context={"mode": "assault", "assault_role": role})
+    assert out["type_multiplier_applied"] == multiplier
+
+
+def test_no_charge_in_an_assault(run):
+    assert sheet(run, unit_type="cavalry", context={"mode": "assault"})["type_multiplier_applied"] == 1
+    chariots = sheet(run, unit_type="war_chariots", context={"mode": "assault"})
+    assert (chariots["deployable"], chariots["attack_power"]) == (False, 0)
+
+
+def test_overrides(run):
+    out = sheet(run, type_multiplier=30, toughness=90, break_pct_override=0, attack_power_override=7, fearless=True)
+    assert (out["attack_power"], out["toughness"], out["break_pct"], out["break_threshold"]) == (7, 90, 0, None)
+    assert out["thresholds"]["rout_above"] is None
+
+
+@pytest.mark.parametrize("armour,counted", [(10, True), (11, False)])
+def test_weapon_counts_against_armour_up_to_twice_its_damage(run, armour, counted):
+    unit = {"id": "v", "category": "vehicle", "crew_combat": 5, "vehicle_types": [
+        {"name": "t", "count": 2, "toughness": 10, "weapons": [{"name": "g", "weapon_damage": 5}]}]}
+    out = run("unit-sheet", {"unit": unit, "context": {"target_armour": armour}})
+    assert out["weapon_lines"][0]["effective"] is counted
+    assert out["attack_power"] == (10 if counted else 0)
+
+
+def test_mixed_vehicle_unit_uses_the_majority_model(run):
+    unit = {"id": "v", "category": "vehicle", "crew_combat": 5, "vehicle_types": [
+        {"name": "light", "count": 3, "toughness": 10, "armour": 2, "control_mod": 2, "defence_mod": 1,
+         "weapons": [{"name": "a", "weapon_damage": 5, "attack_mod": 3}, {"name": "b", "weapon_damage": 5, "count": 2,
+                                                                           "attack_mod": -1}]},
+        {"name": "heavy", "count": 3, "toughness": 50, "armour": 20, "control_mod": -3}]}
+    out = run("unit-sheet", {"unit": unit})
+    assert out["majority_type"] == "light"  # first on a tie
+    assert out["attack_mod_mean"] == (3 - 2) // 3
+    assert (out["combat"], out["defence"], out["armour"]) == (5 + 2 + 0, 6, 2)
+    assert out["strength"] == 3 * 12 + 3 * 70
