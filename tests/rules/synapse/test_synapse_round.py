@@ -310,3 +310,42 @@ def test_end_battle_routed_loser_abandons_artillery(run, example):
     out = run("end-battle", payload)
     assert out["sides"]["B"]["abandoned_units"] == ["b_orcs"]
     assert out["sides"]["A"]["abandoned_units"] == []
+
+
+def test_surprised_vehicles_lose_their_defence(run):
+    state = new(run, [vehicle_unit("a1")], [vehicle_unit("b1", combat=12)], mode="vehicles", combat_type="air")
+    out = play(run, state, {"A": {"orders": {"A.a1": {"action": "attack", "target": "B.b1"}}}},
+               dice={"command:A": 15, "command:B": 1, "attack:A.a1": 5})
+    assert out["results"]["command"]["surprised"] == "B"
+    assert out["results"]["attack:A.a1"]["difficulty"] == 15  # the base difficulty of air combat only
+
+
+def test_routed_vehicle_may_still_fire(run):
+    state = new(run, [vehicle_unit("a1")], [vehicle_unit("b1")], mode="vehicles", combat_type="ground")
+    state["formations"]["B.b1"].update(status="routed", routed_round=0)
+    state["round"] = 0
+    out = play(run, state, {"B": {"orders": {"B.b1": {"action": "attack", "target": "A.a1"}}}},
+               dice={"command:A": 5, "command:B": 5, "attack:B.b1": 9})
+    fire = out["results"]["attack:B.b1"]
+    assert fire["void"] is False and fire["modifier_total"] == -5 and fire["attack_power_used"] == 100
+    assert out["state"]["formations"]["B.b1"]["status"] == "fled"
+
+
+def test_vehicle_retreat_rout_in_a_round(run):
+    state = new(run, [vehicle_unit("a1", combat=12)], [vehicle_unit("b1", combat=0)], mode="vehicles",
+                combat_type="ground")
+    first = play(run, state, {"A": {"orders": {"A.a1": {"action": "attack", "target": "B.b1"}}}},
+                 dice={"command:A": 5, "command:B": 5, "attack:A.a1": 1})
+    out = play(run, first["state"], {"B": {"orders": {"B.b1": {"action": "retreat"}}}},
+               dice={"retreat:B.b1": 1, "retreat_oppose:B.b1:A.a1": 1})
+    assert out["results"]["retreat:B.b1"]["outcome"] == "routed"
+    assert out["state"]["formations"]["B.b1"]["status"] == "routed"
+    assert "attack:B.b1" not in out["results"]
+
+
+def test_vehicle_reserve_is_its_own_formation(run):
+    reserve = dict(vehicle_unit("b2"), group="reserve")
+    state = new(run, [vehicle_unit("a1")], [vehicle_unit("b1"), reserve], mode="vehicles", combat_type="naval")
+    assert state["formations"]["B.b2"]["status"] == "reserve"
+    assert state["armies"]["B"]["reserve_significant"] is True
+    assert state["engagement_distance"] == "long"
