@@ -256,3 +256,14 @@ def test_e35_armour_unit_fires(run):
 def test_e36_ambush_leaves_the_unit_engaged(run):
     out = run("attack", fire(8, attack_power=1250))
     assert (out["losses_applied"], out["target_damage_state"]) == (250, "engaged")  # H39: not shaken
+
+
+def test_every_operation_publishes_its_input_schema():
+    from rules.synapse import ruleset
+
+    described = ruleset.describe()["operations"]
+    for name, op in described.items():
+        assert op["input_schema"]["type"] == "object", name
+        assert "seed" in op["input_schema"]["properties"]
+        assert ("dice" in op["input_schema"]["properties"]) is op["rolls"]
+    assert described["resolve-round"]["rolls"] and not described["unit-sheet"]["rolls"]
