@@ -71,10 +71,10 @@ def _bad(path: str, problem: str) -> InvalidInput:
     return InvalidInput.field(path, problem)
 
 
-def check_stacking(b: Battle, h: hexgrid.Hex, path: str) -> None:
+def check_stacking(b: Battle, h: hexgrid.Hex, path: str, *, with_characters: bool = True) -> None:
     """The stacking limits of S5.5.4 for one hex."""
     units = b.units_at(h)
-    chars = b.chars_at(h)
+    chars = b.chars_at(h) if with_characters else []
     if len({u["side"] for u in units} | {c["side"] for c in chars}) > 1:
         raise _bad(path, "units and characters of both sides share a hex")
     ranked = [u for u in units if u["troop_type"] != "Av"]
@@ -200,15 +200,18 @@ def build_state(data: NewBattleInput, ctx: Context) -> dict:
         "gods_pa": {}, "pending": {"impetuous": []},
     }
     b = Battle(state, ctx.dice, ctx.log)
+    last = {hexgrid.key(u["position"]): i for i, u in enumerate(units) if u["position"] is not None}
     for i, u in enumerate(units):
         if u["position"] is None:
             continue
-        check_stacking(b, u["position"], f"units[{i}].position")
+        if last[hexgrid.key(u["position"])] == i:
+            check_stacking(b, u["position"], f"units[{i}].position", with_characters=False)
         ground = b.hex(u["position"])
         if u["hidden"] and not (ground["terrain"] in HIDING_GROUND or ground["wooded"] or ground["built_up"]):
             raise _bad(f"units[{i}].hidden", "only a unit in rough, difficult, wooded or built-up ground may hide")
+    last = {hexgrid.key(c["position"]): i for i, c in enumerate(characters) if c["position"] is not None}
     for i, c in enumerate(characters):
-        if c["position"] is not None:
+        if c["position"] is not None and last[hexgrid.key(c["position"])] == i:
             check_stacking(b, c["position"], f"characters[{i}].position")
     ctx.log.add("S5.1", "validation.ok", "The set-up is valid.")
     return state

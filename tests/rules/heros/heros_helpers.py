@@ -50,3 +50,35 @@ def refused(op: str, payload: dict) -> InvalidInput:
 
 def by_id(items: list[dict], identifier: str) -> dict:
     return next(item for item in items if item["id"] == identifier)
+
+
+def unit(uid: str, corps: str, t: str, col: int, row: int, facing: int = 0, ff: int = 3, fm: int = 3, move: int = 3,
+         **extra) -> dict:
+    return {"id": uid, "corps_id": corps, "troop_type": t, "factor_vs_foot": ff, "factor_vs_mounted": fm, "move": move,
+            "position": {"col": col, "row": row}, "facing": facing, **extra}
+
+
+def setup(units: list[dict], characters: list[dict] | None = None, *, hexes: list | None = None, first: str = "red",
+          dice: dict | None = None, width: int = 12, height: int = 10, **extra) -> dict:
+    """A two-side battle: corps ``r`` (general ``rg`` on the first red unit) and ``b`` (``bg``)."""
+    red = next(u["id"] for u in units if u["corps_id"] == "r")
+    blue = next(u["id"] for u in units if u["corps_id"] == "b")
+    chars = characters if characters is not None else [
+        {"id": "rg", "corps_id": "r", "role": "cinc", "stacked_on": red, "engaged": False},
+        {"id": "bg", "corps_id": "b", "role": "cinc", "stacked_on": blue, "engaged": False}]
+    payload = {"map": {"width": width, "height": height, "hexes": hexes or []},
+               "sides": [{"id": "red", "cinc_id": "rg"}, {"id": "blue", "cinc_id": "bg"}],
+               "corps": [{"id": "r", "side": "red", "kind": "cinc", "general_id": "rg"},
+                         {"id": "b", "side": "blue", "kind": "cinc", "general_id": "bg"}],
+               "units": units, "characters": chars, "first_side": first,
+               "dice": dice or {"pa.r": 5, "pa.b": 5}, **extra}
+    return heros("new-battle", payload)["state"]
+
+
+def play(state: dict, active: dict | None = None, dice: dict | None = None, **declarations) -> dict:
+    body = {"state": state, "declarations": {"active": active or {}, **declarations}, "dice": dice or {}}
+    return heros("resolve-round", body, seed=1)
+
+
+def events(out: dict, kind: str) -> list[dict]:
+    return [e for e in out["events"] if e["type"] == kind]
