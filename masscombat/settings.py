@@ -84,6 +84,7 @@ INSTALLED_APPS = [
     "masscombat.campaigns",
     "masscombat.rosters",
     "masscombat.battles",
+    "masscombat.maps",
     "masscombat.api",
 ]
 

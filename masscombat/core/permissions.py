@@ -36,6 +36,11 @@ class Action(StrEnum):
     MANAGE_INVITATION = "campaign.manage_invitation"
     MANAGE_MEMBERS = "campaign.manage_members"
     LEAVE = "campaign.leave"
+    # Battles: members watch and declare for what they play (checked per participant
+    # by the battles app); GMs set up, resolve, undo, pause and close.
+    BATTLE_VIEW = "battle.view"
+    BATTLE_DECLARE = "battle.declare"
+    BATTLE_MANAGE = "battle.manage"
     # Rosters: the role decides first, then the roster rules below (owner, commander, visibility).
     ROSTER_VIEW = "roster.view"
     ROSTER_MANAGE = "roster.manage"
@@ -53,6 +58,9 @@ POLICY: dict[Action, frozenset[Role]] = {
     Action.MANAGE_INVITATION: _GM,
     Action.MANAGE_MEMBERS: _GM,
     Action.LEAVE: _MEMBERS,
+    Action.BATTLE_VIEW: _MEMBERS,
+    Action.BATTLE_DECLARE: _MEMBERS,
+    Action.BATTLE_MANAGE: _GM,
     Action.ROSTER_VIEW: _MEMBERS,
     # Creating, importing, deleting armies and heroes, and who commands or owns them.
     Action.ROSTER_MANAGE: _GM,

@@ -1,18 +1,21 @@
 """What an army and a hero are for each ruleset's engine.
 
-A roster stores the engine's own input format; this module says, per ruleset
-slug, which engine model that is, how to compute its sheet with the engine's
-derivation operations, which derived number is its "strength" (charted over the
-campaign), and what a new one starts as.  Data only: no rule is computed here.
+A roster stores the engine's own input format.  This module says, per ruleset
+slug, what that format is (its JSON Schema, for the forms), which derivation
+operations compute its sheet, how their input is built from the stored data,
+which derived number is its "strength" (charted over the campaign) and what a
+new one starts as.  Data only: every number comes from ``rules.registry.run``,
+and running the derivations is also how the data is validated, so the engine's
+own rules (ranges, enums, consistency) decide what is accepted.
 """
 
 from __future__ import annotations
 
+import copy
+import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
-
-from pydantic import BaseModel
 
 from rules import registry
 from rules.errors import InvalidInput
@@ -20,21 +23,278 @@ from rules.validate import parse
 
 
 @dataclass(frozen=True)
+class Derivation:
+    """One engine call of a sheet: ``op`` run on ``payload(data)``.
+
+    ``prefix`` is where the data sits in the payload (``"army"`` for
+    ``{"army": data}``), so that an error path of the engine can be reported
+    on the stored data's own path.  ``pick`` takes the interesting part of the
+    output (7th Sea's army sheet answers for both sides).
+    """
+
+    op: str
+    payload: Callable[[dict], dict]
+    prefix: str = ""
+    pick: Callable[[dict], dict] = lambda output: output
+
+
+@dataclass(frozen=True)
 class Kind:
     """One roster entity (army or hero) of one ruleset."""
 
-    model: Callable[[], type[BaseModel]]
-    blank: Callable[[str], dict] = field(default=lambda name: {"name": name})
+    schema: Callable[[], dict]
+    derivations: Callable[[dict], list[tuple[str, Derivation]]]
+    blank: Callable[[str], dict]
+    strength: Callable[[dict], int | float | None] = lambda sheet: None
+    # For an entity without a derivation of its own: the engine model that still validates it.
+    model: Callable[[], type] | None = None
 
-    def validate(self, data: Any) -> dict:
-        """The data as the engine accepts it, or :class:`InvalidInput` with one message per path."""
+    def sheet(self, slug: str, data: Any) -> dict:
+        """Every derivation's output by name, each with its ``log``; :class:`InvalidInput` if refused.
+
+        The error paths are those of ``data`` (``units[0].headcount``), merged
+        over all the derivations.
+        """
         if not isinstance(data, dict):
             raise InvalidInput("The data must be a JSON object.", {"": "must be an object"})
-        parse(self.model(), data)
+        if self.model is not None:
+            parse(self.model(), data)
+        sheets: dict[str, dict] = {}
+        problems: dict[str, str] = {}
+        first_error = ""
+        for name, derivation in self.derivations(data):
+            try:
+                output = registry.run(slug, derivation.op, derivation.payload(data))
+            except InvalidInput as error:
+                first_error = first_error or error.error
+                for path, message in error.fields.items():
+                    problems.setdefault(_local_path(path, derivation.prefix), message)
+                continue
+            picked = dict(derivation.pick(output))
+            picked.setdefault("log", output.get("log", []))
+            sheets[name] = picked
+        if problems or first_error:
+            raise InvalidInput(first_error, problems)
+        return sheets
+
+    def validate(self, slug: str, data: Any) -> dict:
+        self.sheet(slug, data)
         return data
 
-    def schema(self) -> dict:
-        return self.model().model_json_schema()
+
+def _local_path(path: str, prefix: str) -> str:
+    """``army.units[0].x`` seen from the data under ``army``: ``units[0].x``."""
+    if not prefix:
+        return path
+    if path == prefix:
+        return ""
+    for separator in (".", "["):
+        if path.startswith(prefix + separator):
+            rest = path[len(prefix) :]
+            return rest[1:] if separator == "." else rest
+    return path
+
+
+def _input_property(slug: str, op: str, name: str) -> dict:
+    """The JSON Schema of one property of an operation's input, with the definitions it uses."""
+    schema = registry.get(slug).operations[op].input_schema()
+    result = copy.deepcopy(schema["properties"][name])
+    if "$defs" in schema:
+        result["$defs"] = schema["$defs"]
+    return result
+
+
+def _input(slug: str, op: str, drop: tuple[str, ...] = ("seed", "dice")) -> dict:
+    schema = copy.deepcopy(registry.get(slug).operations[op].input_schema())
+    for name in drop:
+        schema.get("properties", {}).pop(name, None)
+        if name in schema.get("required", []):
+            schema["required"].remove(name)
+    return schema
+
+
+def _sum(values) -> int | float:
+    return sum(value for value in values if isinstance(value, int | float))
+
+
+# --- JdRWiki: the army meta-character (F1) and heroes (S3.5) ---------------------------------
+
+_JDRWIKI = {
+    "army": Kind(
+        schema=lambda: _input_property("jdrwiki", "army-sheet", "army"),
+        derivations=lambda data: [
+            ("army", Derivation("army-sheet", lambda d: {"army": d}, prefix="army")),
+        ],
+        blank=lambda name: {
+            "name": name,
+            "commander": {"name": "", "level": 1, "is_pc": False, "strategist_rank": 0, "int": 10, "wis": 10,
+                          "cha": 10},
+            "aides": [],
+            "criteria": {},
+            "talents": [],
+            "units": [{"name": "", "value": 1, "count": 100, "speed": 1}],
+            "has_magic": False,
+        },
+        strength=lambda sheet: sheet["army"].get("hp"),
+    ),
+    "hero": Kind(
+        schema=lambda: _input_property("jdrwiki", "hero-sheet", "hero"),
+        derivations=lambda data: [("hero", Derivation("hero-sheet", lambda d: {"hero": d}, prefix="hero"))],
+        blank=lambda name: {"name": name, "level": 5, "is_pc": True, "race_power": 0, "bonuses": {},
+                            "heroism_points": 1},
+    ),
+}
+
+# --- 7th Sea: one side (S3.3) and heroes (S3.5) ----------------------------------------------
+# The army sheet needs both sides; a lone army is sheeted against its mirror image,
+# so its own pools, strength and terrain modifier are exact and the ratio is even.
+
+_SEVENTH_SEA = {
+    "army": Kind(
+        schema=lambda: _input_property("seventh_sea", "army-sheet", "sides")["$defs"]["SideSetup"]
+        | {"$defs": _input_property("seventh_sea", "army-sheet", "sides")["$defs"]},
+        derivations=lambda data: [
+            (
+                "army",
+                Derivation(
+                    "army-sheet",
+                    lambda d: {"sides": {"a": d, "b": d}},
+                    prefix="sides.a",
+                    pick=lambda output: output["sides"]["a"],
+                ),
+            )
+        ],
+        blank=lambda name: {"name": name, "troops": 1000, "general": {"wits": 2, "strategy": 1}},
+        strength=lambda sheet: sheet["army"].get("effective_strength"),
+    ),
+    "hero": Kind(
+        schema=lambda: _input_property("seventh_sea", "hero-sheet", "hero"),
+        derivations=lambda data: [("hero", Derivation("hero-sheet", lambda d: {"hero": d}, prefix="hero"))],
+        blank=lambda name: {"id": _slug(name), "name": name, "side": "a", "wits": 2, "tactics": 1,
+                            "leadership": 1, "brawn": 2, "resolve": 2, "unit_type": "infantry"},
+    ),
+}
+
+# --- HÉROS: the army list (S9.3 army-sheet input) and characters (S3.5) ------------------------
+
+_HEROS = {
+    "army": Kind(
+        schema=lambda: _input("heros", "army-sheet"),
+        derivations=lambda data: [("army", Derivation("army-sheet", lambda d: d))],
+        blank=lambda name: {
+            "side_id": _slug(name),
+            "corps": [{"id": "c1", "kind": "cinc", "general_id": "g1"}],
+            "units": [{"id": "u1", "corps_id": "c1", "troop_type": "Sp"}],
+            "characters": [{"id": "g1", "corps_id": "c1", "role": "cinc"}],
+        },
+        strength=lambda sheet: sheet["army"]["army"]["ep_total"] - sheet["army"]["army"]["ep_lost_effective"],
+    ),
+    "hero": Kind(
+        schema=lambda: _input_property("heros", "character-sheet", "character"),
+        derivations=lambda data: [
+            ("character", Derivation("character-sheet", lambda d: {"character": d}, prefix="character"))
+        ],
+        blank=lambda name: {"id": _slug(name), "name": name, "role": "champion", "combat_bonus": 1},
+    ),
+}
+
+# --- SYNAPSE: the army with its units (S3.2) and characters (S3.6) -----------------------------
+
+_SYNAPSE = {
+    "army": Kind(
+        schema=lambda: _input_property("synapse", "army-sheet", "army"),
+        derivations=lambda data: [("army", Derivation("army-sheet", lambda d: {"army": d}, prefix="army"))],
+        blank=lambda name: {
+            "name": name,
+            "commander": None,
+            "units": [{"id": "unit_1", "unit_type": "human_infantry", "headcount": 100, "weapon_damage": 4,
+                       "combat_base": 3}],
+        },
+        strength=lambda sheet: _sum(group.get("strength") for group in sheet["army"].get("groups", {}).values()),
+    ),
+    # A character has no sheet of its own in SYNAPSE: the engine's model still validates it.
+    "hero": Kind(
+        schema=lambda: _model("rules.synapse.entities", "Character").model_json_schema(),
+        derivations=lambda data: [],
+        blank=lambda name: {"id": _slug(name), "name": name, "unit_id": "unit_1", "armour": 0},
+        model=lambda: _model("rules.synapse.entities", "Character"),
+    ),
+}
+
+# --- D&D 5e: a side's profiles and units (S9.3 unit-sheet, one per unit), solos (S9.2) ---------
+
+
+def _dnd5e_units(data: dict) -> list[tuple[str, Derivation]]:
+    units = data.get("units")
+    if not isinstance(units, dict) or not units:
+        raise InvalidInput("An army needs at least one unit.", {"units": "needs at least one unit"})
+    profiles = data.get("profiles", {})
+    return [
+        (
+            unit_id,
+            Derivation(
+                "unit-sheet",
+                lambda d, unit=unit: {**(unit if isinstance(unit, dict) else {}), "profiles": profiles},
+                prefix=f"units.{unit_id}",
+            ),
+        )
+        for unit_id, unit in units.items()
+    ]
+
+
+def _dnd5e_army_schema() -> dict:
+    unit = _input("dnd5e", "unit-sheet", drop=("seed", "dice", "profiles"))
+    unit["properties"] = {"name": {"type": "string", "maxLength": 80, "title": "Name"}, **unit["properties"]}
+    profiles = _input_property("dnd5e", "unit-sheet", "profiles")
+    defs = {**unit.pop("$defs", {}), **profiles.pop("$defs", {})}
+    return {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "maxLength": 80, "title": "Name"},
+            "profiles": profiles,
+            "units": {"type": "object", "additionalProperties": unit, "minProperties": 1, "title": "Units"},
+        },
+        "required": ["profiles", "units"],
+        "$defs": defs,
+    }
+
+
+_ORC = {"name": "Orc", "size": "medium", "ac": 13, "hp_max": 15, "speed_m": 9,
+        "abilities": {"str": 16, "dex": 12, "con": 16, "int": 7, "wis": 11, "cha": 10},
+        "attacks": [{"name": "greataxe", "kind": "melee", "to_hit": 5,
+                     "damage": [{"dice": "1d12+3", "type": "slashing"}]}]}
+
+_DND5E = {
+    "army": Kind(
+        schema=_dnd5e_army_schema,
+        derivations=_dnd5e_units,
+        blank=lambda name: {
+            "name": name,
+            "profiles": {"orc": copy.deepcopy(_ORC)},
+            "units": {"u1": {"name": "", "type": "regiment", "configuration": "march",
+                             "stands": [{"id": "s1", "profile": "orc"}]}},
+        },
+        strength=lambda sheet: _sum(unit.get("surviving_stands") for unit in sheet.values()),
+    ),
+    "hero": Kind(
+        schema=lambda: _input_property("dnd5e", "creature-sheet", "profile"),
+        derivations=lambda data: [
+            ("creature", Derivation("creature-sheet", lambda d: {"profile": d, "role": "solo"}, prefix="profile"))
+        ],
+        blank=lambda name: {**copy.deepcopy(_ORC), "name": name},
+    ),
+}
+
+
+def _model(module: str, name: str):
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
+
+
+def _slug(name: str) -> str:
+    """An engine id from a display name: ``Sire Aubin`` → ``sire_aubin``."""
+    return (re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "x")[:32]
 
 
 @dataclass(frozen=True)
@@ -47,49 +307,36 @@ class Adapter:
     def ruleset(self):
         return registry.get(self.slug)
 
+    def army_sheet(self, data: dict) -> dict:
+        return self.army.sheet(self.slug, data)
+
+    def hero_sheet(self, data: dict) -> dict:
+        return self.hero.sheet(self.slug, data)
+
+    def validate_army(self, data: Any) -> dict:
+        return self.army.validate(self.slug, data)
+
+    def validate_hero(self, data: Any) -> dict:
+        return self.hero.validate(self.slug, data)
+
     def army_summary(self, data: dict) -> dict:
-        """The numbers charted for an army (filled in once the sheets are wired)."""
-        return {}
-
-
-def _model(path: str) -> Callable[[], type[BaseModel]]:
-    """The engine model at ``module:Name``, imported when first needed."""
-    module, name = path.split(":")
-
-    def load() -> type[BaseModel]:
-        import importlib
-
-        return getattr(importlib.import_module(module), name)
-
-    return load
+        """The numbers charted for an army: its strength as the engine derives it."""
+        try:
+            strength = self.army.strength(self.army_sheet(data))
+        except InvalidInput:
+            return {}
+        return {} if strength is None else {"strength": strength}
 
 
 ADAPTERS: dict[str, Adapter] = {
-    "jdrwiki": Adapter(
-        "jdrwiki",
-        army=Kind(_model("rules.jdrwiki.entities:ArmyDefinition")),
-        hero=Kind(_model("rules.jdrwiki.entities:HeroDefinition")),
-    ),
-    "seventh_sea": Adapter(
-        "seventh_sea",
-        army=Kind(_model("rules.seventh_sea.entities:SideSetup")),
-        hero=Kind(_model("rules.seventh_sea.entities:Hero")),
-    ),
-    "heros": Adapter(
-        "heros",
-        army=Kind(_model("rules.heros.sheet_ops:ArmySheetInput")),
-        hero=Kind(_model("rules.heros.entities:CharacterDef")),
-    ),
-    "synapse": Adapter(
-        "synapse",
-        army=Kind(_model("rules.synapse.entities:Army")),
-        hero=Kind(_model("rules.synapse.entities:Character")),
-    ),
-    "dnd5e": Adapter(
-        "dnd5e",
-        army=Kind(_model("rules.dnd5e.battle_ops:NewBattleInput")),
-        hero=Kind(_model("rules.dnd5e.entities:Profile")),
-    ),
+    slug: Adapter(slug, army=kinds["army"], hero=kinds["hero"])
+    for slug, kinds in {
+        "jdrwiki": _JDRWIKI,
+        "seventh_sea": _SEVENTH_SEA,
+        "heros": _HEROS,
+        "synapse": _SYNAPSE,
+        "dnd5e": _DND5E,
+    }.items()
 }
 
 

@@ -55,7 +55,7 @@ def update_army(
     and :class:`VersionConflict` if ``expected_version`` is stale.
     """
     adapter = adapters.get(army.campaign.ruleset)
-    adapter.army.validate(data)
+    adapter.validate_army(data)
     locked = Army.objects.select_for_update().get(pk=army.pk)
     _check_version(locked, expected_version)
     before = locked.data
@@ -95,7 +95,7 @@ def update_hero(
 ) -> Hero:
     """Replace a hero's data (and optionally ``name``, ``status``, ``army``...), recording the change."""
     adapter = adapters.get(hero.campaign.ruleset)
-    adapter.hero.validate(data)
+    adapter.validate_hero(data)
     locked = Hero.objects.select_for_update().get(pk=hero.pk)
     _check_version(locked, expected_version)
     before = locked.data
@@ -123,7 +123,7 @@ def update_hero(
 def create_army(campaign, *, name: str, user, data: dict | None = None, kind: str = "created", **fields) -> Army:
     adapter = adapters.get(campaign.ruleset)
     data = adapter.army.blank(name) if data is None else data
-    adapter.army.validate(data)
+    adapter.validate_army(data)
     army = Army(campaign=campaign, name=name, data=data, **fields)
     army.full_clean(exclude=["data"])
     army.save()
@@ -138,7 +138,7 @@ def create_army(campaign, *, name: str, user, data: dict | None = None, kind: st
 def create_hero(campaign, *, name: str, user, data: dict | None = None, kind: str = "created", **fields) -> Hero:
     adapter = adapters.get(campaign.ruleset)
     data = adapter.hero.blank(name) if data is None else data
-    adapter.hero.validate(data)
+    adapter.validate_hero(data)
     hero = Hero(campaign=campaign, name=name, data=data, **fields)
     hero.full_clean(exclude=["data"])
     hero.save()

@@ -6,6 +6,12 @@ runs, and every test errors if they do not (a skipped run proves nothing).
 """
 
 import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
 
 import pytest
 from django.core.cache import cache
@@ -14,6 +20,8 @@ from django.test import Client
 from masscombat.campaigns import services
 from masscombat.campaigns.models import Campaign
 from masscombat.core.permissions import Role
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -100,3 +108,54 @@ def client_for():
         return client
 
     return make
+
+
+@pytest.fixture
+def daphne_server(tmp_path):
+    """Start the real ASGI server on a free port with its own SQLite file; returns its base URL.
+
+    ``daphne_server(demo=True, DEBUG="0", ...)``: the keywords are environment
+    variables; ``demo`` loads the demo data first.  Collects static files when
+    ``DEBUG=0`` (production serves only collected, hashed files).
+    """
+    started = []
+
+    def start(demo: bool = False, **env) -> str:
+        environment = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG"}}
+        environment.update(
+            DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", STATIC_ROOT=str(tmp_path / "static"), **env
+        )
+        manage = [sys.executable, str(ROOT / "manage.py")]
+        steps = [["migrate", "--noinput"]]
+        steps += [["demo"]] if demo else []
+        steps += [["collectstatic", "--noinput"]] if env.get("DEBUG") == "0" else []
+        for step in steps:
+            subprocess.run([*manage, *step, "-v0"], cwd=ROOT, env=environment, check=True, timeout=300,
+                           stdout=subprocess.DEVNULL)
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        log = open(tmp_path / "daphne.log", "wb")
+        process = subprocess.Popen(
+            [str(Path(sys.executable).with_name("daphne")), "-b", "127.0.0.1", "-p", str(port),
+             "masscombat.asgi:application"],
+            cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT,
+        )
+        started.append((process, log))
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(base + "/", timeout=5).close()
+                return base
+            except OSError:
+                if process.poll() is not None:
+                    pytest.fail(f"daphne exited: {(tmp_path / 'daphne.log').read_text()}")
+                time.sleep(0.3)
+        pytest.fail("daphne did not answer within 60 s")
+
+    yield start
+    for process, log in started:
+        process.terminate()
+        process.wait(timeout=10)
+        log.close()

@@ -9,7 +9,6 @@ whatever is missing, never duplicating.
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
-from django.utils import translation
 
 from masscombat.campaigns import selectors, services
 from masscombat.campaigns.models import Campaign
@@ -19,6 +18,14 @@ from masscombat.core.permissions import Role
 PASSWORD = "masscombat-demo"
 GM = ("demo-gm", "Maître du jeu (démo)")
 PLAYERS = [("demo-player1", "Aline (démo)"), ("demo-player2", "Bastien (démo)")]
+DESCRIPTION = "Campagne de démonstration : invitez vos joueurs et préparez vos armées."
+SHORT_NAMES = {
+    Ruleset.JDRWIKI: "JdRWiki",
+    Ruleset.SEVENTH_SEA: "7th Sea",
+    Ruleset.HEROS: "HÉROS",
+    Ruleset.SYNAPSE: "SYNAPSE",
+    Ruleset.DND5E: "D&D 5e",
+}
 
 
 class Command(BaseCommand):
@@ -36,12 +43,12 @@ class Command(BaseCommand):
         gm = self._user(User, *GM)
         players = [self._user(User, *player) for player in PLAYERS]
         for ruleset in Ruleset:
-            with translation.override("fr"):  # the demo speaks to French-speaking GMs first
-                name = f"Démo — {ruleset.label}"
+            # "Démo — D&D 5e": the system's short name; the page shows the full one below.
+            name = f"Démo — {SHORT_NAMES[ruleset]}"
             campaign = Campaign.objects.filter(name=name, memberships__user=gm).first()
             if campaign is None:
                 campaign = services.create_campaign(
-                    gm, name=name, ruleset=ruleset.value, description=f"Demo campaign ({ruleset.value})."
+                    gm, name=name, ruleset=ruleset.value, description=DESCRIPTION
                 )
             for player in players:
                 campaign.memberships.get_or_create(user=player, defaults={"role": Role.PLAYER})

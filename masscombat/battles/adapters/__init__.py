@@ -1,0 +1,107 @@
+"""What the battle machinery needs to know about one ruleset, and nothing more.
+
+The session code (declarations, resolution, events, undo, replay) is the same
+for every game; an :class:`Adapter` per ruleset says how to build the engine's
+``new-battle`` input from the campaign's armies and heroes, who declares
+(participant kinds for ``declaration-options``), how strong each side is (for
+the timeline chart), how to end the battle and how its aftermath goes back to
+the rosters.  Rules are never computed here: only the engine's operations are
+called, and their outputs read.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+
+@dataclass
+class ParticipantSpec:
+    """One participant of a new battle, before it is saved."""
+
+    kind: str
+    ref: str
+    side: str
+    name: str
+    user: Any = None
+    army_id: int | None = None
+    hero_id: int | None = None
+
+
+@dataclass
+class RosterUpdate:
+    """One roster entry to change after the battle: its new data and status, and why."""
+
+    kind: str  # "army" or "hero"
+    object_id: int
+    data: dict
+    status: str | None = None
+    summary: dict = field(default_factory=dict)
+
+
+class Adapter:
+    slug: str = ""
+    sides: tuple[str, ...] = ("a", "b")
+    uses_map: bool = False
+    # Whether a resolved round's log may be shown to both sides (the spec says which steps are public).
+    round_log_public: bool = True
+    strength_label = gettext_lazy("Strength")
+    # Option labels by the last segment of the option path, and value labels: the engine's
+    # labels are English; these are the translatable ones (the engine's label is the fallback).
+    option_labels: dict[str, Any] = {}
+    value_labels: dict[str, Any] = {}
+
+    def side_label(self, side: str, state: dict | None = None) -> str:
+        name = ((state or {}).get("sides") or {}).get(side, {}).get("name") if state else None
+        return name or _("Side %(side)s") % {"side": side.upper()}
+
+    def new_battle_input(self, *, name: str, armies: dict, heroes: list, options: dict) -> tuple[dict, list]:
+        raise NotImplementedError
+
+    def finished(self, state: dict) -> bool:
+        raise NotImplementedError
+
+    def winner(self, state: dict) -> str | None:
+        raise NotImplementedError
+
+    def strength(self, state: dict) -> dict[str, float]:
+        raise NotImplementedError
+
+    def end_input(self, state: dict, winner: str | None) -> tuple[str, dict]:
+        """The end-of-battle operation and its input."""
+        raise NotImplementedError
+
+    def roster_updates(self, aftermath: dict, participants: list) -> list[RosterUpdate]:
+        raise NotImplementedError
+
+    def gm_options_form(self):
+        """Extra setup fields of the ruleset (a form class), or None."""
+        return None
+
+    def option_label(self, option: dict) -> str:
+        last = option["path"].rsplit(".", 1)[-1]
+        label = self.option_labels.get(last)
+        return str(label) if label is not None else option.get("label", option["path"])
+
+    def value_label(self, value: Any) -> str:
+        if isinstance(value, bool):
+            return _("Yes") if value else _("No")
+        label = self.value_labels.get(value) if isinstance(value, str) else None
+        return str(label) if label is not None else str(value)
+
+
+def get(slug: str) -> Adapter | None:
+    """The adapter of a ruleset, or None when the battles app does not play it yet."""
+    try:
+        module = importlib.import_module(f"masscombat.battles.adapters.{slug}")
+    except ModuleNotFoundError:
+        return None
+    return module.adapter
+
+
+def playable(slug: str) -> bool:
+    return get(slug) is not None

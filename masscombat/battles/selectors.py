@@ -1,0 +1,147 @@
+"""Read paths of battles: who is looking, what they may see, what the pages show.
+
+Everything a side may know comes from the engine's ``visible-state``; what
+someone may declare from its ``declaration-options``.  Nothing here decides
+a rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from django.http import Http404
+from django.utils.translation import get_language
+
+from masscombat.battles import adapters, live
+from masscombat.battles.models import Battle, BattleParticipant, Connection, Declaration, Round
+from masscombat.core.permissions import Access, Action, authorize
+from rules import registry
+
+GM_KEY = "gm"
+
+
+@dataclass
+class Viewer:
+    """A battle as one user sees it: their role, and the participants they play."""
+
+    battle: Battle
+    access: Access
+    user: object
+    participants: list[BattleParticipant] = field(default_factory=list)
+
+    @property
+    def is_gm(self) -> bool:
+        return self.access.is_gm
+
+    @cached_property
+    def mine(self) -> list[BattleParticipant]:
+        return [p for p in self.participants if p.user_id == self.user.pk]
+
+    @cached_property
+    def sides(self) -> set[str]:
+        return {p.side for p in self.mine}
+
+    @property
+    def side(self) -> str | None:
+        """The one side a player belongs to (a player on both sides sees as the first)."""
+        return min(self.sides) if self.sides else None
+
+    @property
+    def audiences(self) -> list[str]:
+        return live.audiences_for(self.is_gm, self.sides)
+
+    @cached_property
+    def adapter(self) -> adapters.Adapter:
+        return adapters.get(self.battle.ruleset)
+
+    def controls(self, key: str) -> bool:
+        """May this user declare for the participant ``key``? The GM may for anyone."""
+        if self.is_gm:
+            return True
+        return any(p.key == key for p in self.mine)
+
+    def participant(self, key: str) -> BattleParticipant | None:
+        return next((p for p in self.participants if p.key == key), None)
+
+
+def viewer(user, action: Action, battle_id: int, *, lock: bool = False) -> Viewer:
+    """Load a battle for ``user`` to take ``action``: 404 for outsiders and unknown ids, 403 if not allowed."""
+    queryset = Battle.objects.select_for_update() if lock else Battle.objects
+    battle = queryset.filter(pk=battle_id).first()
+    if battle is None:
+        raise Http404
+    access = authorize(user, action, battle.campaign_id)
+    return Viewer(battle, access, user, list(battle.participants.all()))
+
+
+def battles_of(campaign_id: int):
+    return Battle.objects.filter(campaign_id=campaign_id).only(
+        "pk", "name", "status", "round", "ruleset", "created_at", "campaign_id"
+    )
+
+
+def declarations(battle: Battle, number: int | None = None) -> dict[str, Declaration]:
+    number = battle.current_round if number is None else number
+    return {d.participant: d for d in battle.declarations.filter(round=number).select_related("declared_by")}
+
+
+def options_for(battle: Battle, participant_key: str, kind: str, ref: str) -> dict:
+    """The engine's answer to "what may this participant declare now?"."""
+    participant = {"kind": kind, "id": ref} if ref else {"kind": kind}
+    return registry.run(battle.ruleset, "declaration-options", {"state": battle.state, "participant": participant})
+
+
+def expected(battle: Battle, participants: list[BattleParticipant]) -> dict[str, dict]:
+    """Every participant who must declare this round, with their options (key -> engine answer)."""
+    found = {}
+    for participant in participants:
+        answer = options_for(battle, participant.key, participant.kind, participant.ref)
+        if answer.get("must_declare"):
+            found[participant.key] = answer
+    return found
+
+
+def missing(battle: Battle, participants: list[BattleParticipant], declared: dict) -> list[str]:
+    """Keys of the participants who must declare and have not yet."""
+    return [key for key in expected(battle, participants) if key not in declared]
+
+
+def visible_state(viewer: Viewer) -> dict | None:
+    """The state this viewer may know: all of it for the GM, the engine's filter for a side."""
+    battle = viewer.battle
+    if viewer.is_gm:
+        return battle.state
+    if viewer.side is None:
+        return None
+    return registry.run(battle.ruleset, "visible-state", {"state": battle.state, "side": viewer.side})["state"]
+
+
+def render_step(messages: dict, step: dict, language: str) -> str:
+    """One log step in the reader's language, from the engine's templates (English text as fallback)."""
+    templates = messages.get(step.get("key"), {})
+    template = templates.get(language) or templates.get("en")
+    if template:
+        try:
+            return template.format(**step.get("params", {}))
+        except (KeyError, IndexError, ValueError):
+            pass
+    return step.get("text", "")
+
+
+def rendered_log(battle: Battle, steps: list[dict]) -> list[dict]:
+    language = (get_language() or "en")[:2]
+    messages = registry.get(battle.ruleset).messages
+    return [{"rule": step.get("rule", ""), "text": render_step(messages, step, language)} for step in steps]
+
+
+def rounds(battle: Battle) -> list[Round]:
+    return list(battle.rounds.select_related("resolved_by").order_by("number"))
+
+
+def present_users(battle: Battle) -> list:
+    """Who has the battle open right now (one entry per user)."""
+    seen = {}
+    for connection in Connection.objects.filter(battle=battle).select_related("user").order_by("connected_at"):
+        seen.setdefault(connection.user_id, connection.user)
+    return list(seen.values())
