@@ -75,7 +75,7 @@ class ActionRunner:
             adventurer = units[0]["id"]
         found = movement.group_surcharges(b, corps, units)
         cost = command.log_cost(b.log, action["id"], 1, found)
-        self.payer.pay(corps, cost, where, use_extra=action["use_cinc_extra_pa"], adventurer=adventurer)
+        from_corps = self.payer.pay(corps, cost, where, use_extra=action["use_cinc_extra_pa"], adventurer=adventurer)
         movement.charge_champions(b, units, cost, where)
         paths = self.paths(action, units, where)
         for u in units:
@@ -87,7 +87,7 @@ class ActionRunner:
             u["activations"] += 1
             movement.execute_path(b, u, path, action["facings"].get(u["id"]), action["id"], mp)
         for k, follow in enumerate(action["god_follows"]):
-            self.god_follow(follow, cost, f"{where}.god_follows[{k}]")
+            self.god_follow(follow, from_corps, f"{where}.god_follows[{k}]")
 
     def do_climb(self, action: dict[str, Any], where: str) -> None:
         b = self.b

@@ -186,7 +186,8 @@ class Payer:
         self.b.sides[self.b.active]["cinc_extra_used"] = True
         return 1
 
-    def pay(self, corps: dict[str, Any], cost: int, where: str, *, use_extra: bool = False, adventurer: str | None = None) -> None:
+    def pay(self, corps: dict[str, Any], cost: int, where: str, *, use_extra: bool = False, adventurer: str | None = None) -> int:
+        """Charge an action; returns the PA the corps itself paid."""
         remaining = cost
         if adventurer is not None:
             if adventurer in self.adventurers_used:
@@ -199,6 +200,7 @@ class Payer:
         if pa["spent"] + remaining > pa["available"]:
             raise bad(where, f"corps {corps['id']} has {pa['available'] - pa['spent']} PA left, the action needs {remaining}")
         pa["spent"] += remaining
+        return remaining
 
 
 def general_distance(b: Battle, corps: dict[str, Any], units: list[dict[str, Any]]) -> tuple[bool, int]:

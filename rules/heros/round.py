@@ -252,10 +252,9 @@ class Round:
         if not out["success"]:
             general["rally_failed"] = True
             return
+        # the corps stops being demoralised at the morale step (S5.13): combats of this
+        # round still use the value stored at its start
         corps["rallied"], corps["rallied_at_loss"] = True, corps["ep_lost"]
-        if corps["demoralised"]:
-            corps["demoralised"] = False
-            b.event("corps_recovered", corps_id=corps["id"])
         for j, mv in enumerate(r["moves"][: out["units_to_move"]]):
             here = f"{where}.moves[{j}]"
             u = b.units.get(mv["unit_id"])
