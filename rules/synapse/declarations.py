@@ -123,7 +123,8 @@ def target_problem(state: dict, attacker: dict, target_id: str | None, enemy_com
         return None
     screened = melee_screen(state, target["side"], enemy_commits)
     if screened is None:
-        return "the enemy may still commit a melee reserve that screens its ranged troops", "S7.4"
+        # Worded so as not to reveal the enemy's secret reserve (S11.2).
+        return "ranged troops cannot be charged while their side may still field a melee formation", "S7.4"
     if screened:
         return "ranged troops cannot be charged while their side keeps a melee formation", "S7.4"
     return None
