@@ -161,8 +161,8 @@ def leave(request, pk: int):
 @require_http_methods(["GET", "POST"])
 def join(request, code: str = ""):
     """Join a campaign: by typing the code, or by opening the invitation link (code in the URL)."""
-    form = JoinForm(request.POST or None, initial={"code": code})
     found = selectors.open_invitation(code) if code else None
+    form = JoinForm(request.POST or None, initial={"code": found.display_code if found else code})
     if request.method == "POST" and form.is_valid():
         try:
             membership, _created = services.join_campaign(request.user, form.cleaned_data["code"])

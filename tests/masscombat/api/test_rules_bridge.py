@@ -116,3 +116,24 @@ def test_real_registry_is_read_at_request_time(api, monkeypatch):
     assert api.get("/api/rules/").json() == []
     monkeypatch.setattr(registry, "_discover", lambda: {"fake": fake})
     assert [r["slug"] for r in api.get("/api/rules/").json()] == ["fake"]
+
+
+class TestTheRealRegistry:
+    """Whatever engines have landed in ``rules/`` are served, each operation with its schema."""
+
+    @pytest.fixture(autouse=True)
+    def only_the_fake(self):
+        """The real registry this time (overrides the module's fake)."""
+
+    def test_every_registered_ruleset_is_listed_and_described(self, api):
+        listed = {entry["slug"]: entry for entry in api.get("/api/rules/").json()}
+        assert set(listed) == {ruleset.slug for ruleset in registry.rulesets()}
+        for ruleset in registry.rulesets():
+            assert listed[ruleset.slug]["operations"] == sorted(ruleset.operations)
+            described = api.get(f"/api/rules/{ruleset.slug}/ops/").json()
+            assert described == json.loads(json.dumps(ruleset.describe()))
+
+    def test_every_registered_ruleset_is_a_campaign_choice(self):
+        from masscombat.campaigns.rulesets import Ruleset
+
+        assert {ruleset.slug for ruleset in registry.rulesets()} <= set(Ruleset.values)

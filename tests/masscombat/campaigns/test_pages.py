@@ -143,7 +143,7 @@ def test_a_player_may_be_in_many_campaigns(client_for, gm, player, campaign):
     assert "War of the Ring" in page and "Second front" in page
 
 
-def test_home_and_detail_query_counts(client_for, gm, player, campaign, make_user, django_assert_num_queries):
+def test_home_and_members_query_counts(client_for, gm, player, campaign, make_user, django_assert_num_queries):
     for i in range(4):
         campaign.memberships.create(user=make_user(f"extra{i}"), role="player")
         services.create_campaign(gm, name=f"Other {i}", ruleset="heros")
@@ -153,4 +153,22 @@ def test_home_and_detail_query_counts(client_for, gm, player, campaign, make_use
         assert client.get("/").status_code == 200
     # session, user, campaign with the caller's role, members with their users
     with django_assert_num_queries(4):
-        assert client.get(campaign.get_absolute_url()).status_code == 200
+        assert client.get(reverse("campaigns:members", args=[campaign.pk])).status_code == 200
+
+
+def test_campaign_page_queries_do_not_grow_with_members(client_for, gm, campaign, make_user):
+    """Other apps add sections to the page; none may query once per member."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client = client_for(gm)
+
+    def count() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(campaign.get_absolute_url()).status_code == 200
+        return len(queries)
+
+    few = count()
+    for i in range(6):
+        campaign.memberships.create(user=make_user(f"extra{i}"), role="player")
+    assert count() == few
