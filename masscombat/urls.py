@@ -12,4 +12,5 @@ urlpatterns = [
     path("api/", include("masscombat.api.urls")),
     path("admin/", admin.site.urls),
     path("", include("masscombat.campaigns.urls")),
+    path("", include("masscombat.battles.urls")),
 ]

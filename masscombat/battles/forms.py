@@ -1,0 +1,132 @@
+"""Forms of battles: setting one up, and declaring from the engine's options.
+
+A declaration form is generated from ``declaration-options``: one field per
+option, offering only the allowed values (each forbidden one is listed with
+the engine's reason), so a declaration built from it is one the engine
+accepts.  Nothing about the rules is decided here.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from masscombat.rosters.models import Army, Hero
+
+
+class BattleForm(forms.Form):
+    name = forms.CharField(label=_("Name of the battle"), max_length=100)
+    army_a = forms.ModelChoiceField(label=_("Side A army"), queryset=Army.objects.none())
+    army_b = forms.ModelChoiceField(label=_("Side B army"), queryset=Army.objects.none())
+    heroes_a = forms.ModelMultipleChoiceField(
+        label=_("Side A heroes"), queryset=Hero.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    heroes_b = forms.ModelMultipleChoiceField(
+        label=_("Side B heroes"), queryset=Hero.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    auto_resolve = forms.BooleanField(
+        label=_("Resolve automatically"), required=False,
+        help_text=_("Resolve each round as soon as every required declaration is in."),
+    )
+
+    def __init__(self, *args, campaign, adapter, **kwargs):
+        super().__init__(*args, **kwargs)
+        armies = Army.objects.filter(campaign=campaign).select_related("commander")
+        heroes = Hero.objects.filter(campaign=campaign).exclude(status=Hero.Status.DEAD).select_related("owner")
+        for side in ("a", "b"):
+            self.fields[f"army_{side}"].queryset = armies
+            self.fields[f"heroes_{side}"].queryset = heroes
+            self.fields[f"army_{side}"].label_from_instance = _army_label
+            self.fields[f"heroes_{side}"].label_from_instance = _hero_label
+        options_form = adapter.gm_options_form()
+        if options_form is not None:
+            self.option_names = list(options_form.base_fields)
+            self.fields.update({name: field for name, field in options_form().fields.items()})
+        else:
+            self.option_names = []
+
+    def clean(self):
+        data = super().clean()
+        if data.get("army_a") and data.get("army_a") == data.get("army_b"):
+            self.add_error("army_b", _("Each side needs its own army."))
+        both = set(data.get("heroes_a") or []) & set(data.get("heroes_b") or [])
+        if both:
+            self.add_error("heroes_b", _("A hero fights on one side only: %(names)s.")
+                           % {"names": ", ".join(sorted(h.name for h in both))})
+        return data
+
+    def battle_arguments(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "name": data["name"],
+            "armies": {"a": data["army_a"], "b": data["army_b"]},
+            "heroes": [(hero, "a") for hero in data["heroes_a"]] + [(hero, "b") for hero in data["heroes_b"]],
+            "options": {name: data[name] for name in self.option_names},
+            "auto_resolve": data["auto_resolve"],
+        }
+
+
+def _army_label(army) -> str:
+    return f"{army.name} ({army.commander.shown_name})" if army.commander else army.name
+
+
+def _hero_label(hero) -> str:
+    return f"{hero.name} ({hero.owner.shown_name})" if hero.owner else hero.name
+
+
+class DeclarationForm(forms.Form):
+    """Fields from one participant's ``declaration-options``; ``declaration()`` gives ``{path: value}``."""
+
+    def __init__(self, *args, options: list[dict], adapter, initial_data: dict | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.engine_options = {}
+        initial_data = initial_data or {}
+        for option in options:
+            field = _field(option, adapter)
+            if field is None:
+                continue
+            path = option["path"]
+            if path in initial_data:
+                field.initial = json.dumps(initial_data[path]) if option["type"] == "choice" else initial_data[path]
+            elif option.get("default") is not None:
+                field.initial = json.dumps(option["default"]) if option["type"] == "choice" else option["default"]
+            self.fields[path] = field
+            self.engine_options[path] = option
+
+    def declaration(self) -> dict:
+        """The values to store: required ones, and optional ones that differ from the engine's default."""
+        out = {}
+        for path, value in self.cleaned_data.items():
+            option = self.engine_options[path]
+            if value is None or value == "":
+                continue
+            if not option.get("required") and value == option.get("default"):
+                continue
+            out[path] = value
+        return out
+
+
+def _field(option: dict, adapter):
+    label = adapter.option_label(option)
+    forbidden = option.get("forbidden") or []
+    help_text = "; ".join(f"{adapter.value_label(f['value'])}: {f['reason']}" for f in forbidden if "value" in f)
+    required = bool(option.get("required"))
+    kind = option.get("type")
+    allowed = option.get("allowed")
+    if kind == "boolean":
+        if allowed == [False]:
+            return None  # nothing to choose: the engine says why in ``forbidden``
+        return forms.BooleanField(label=label, required=False, help_text=help_text)
+    if kind == "integer":
+        return forms.IntegerField(label=label, required=required, min_value=option.get("min"),
+                                  max_value=option.get("max"), help_text=help_text,
+                                  widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    if allowed is not None:
+        choices = [(json.dumps(value), adapter.value_label(value)) for value in allowed]
+        if not required:
+            choices = [("", _("(no change)"))] + choices
+        return forms.TypedChoiceField(label=label, choices=choices, required=required, coerce=json.loads,
+                                      empty_value=None, help_text=help_text, widget=forms.RadioSelect)
+    return None  # a kind this form cannot offer: the GM declares it elsewhere

@@ -1,0 +1,125 @@
+"""What the battle room shows one viewer: assembled from selectors, for the templates.
+
+Secret declarations stay secret here: a participant's choices are shown only
+to the GM and to its own side; everyone else learns only whether it has
+declared.  The state comes from ``visible-state``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+from masscombat.battles import selectors
+from masscombat.battles.forms import DeclarationForm
+from masscombat.battles.models import Battle
+
+CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 140, 24
+SIDE_COLOURS = ("#8c2f1b", "#2f5d8c", "#3f7a4a", "#7a5a1b")
+
+
+@dataclass
+class Slot:
+    """One participant in the "who has declared" list, as this viewer may see it."""
+
+    key: str
+    name: str
+    side: str
+    player: str
+    must_declare: bool
+    declared: bool
+    shown: list  # [(label, value label)] when this viewer may see the choices, else []
+    present: bool
+
+
+def _shown(viewer, adapter, declaration, options: dict) -> list:
+    if declaration is None:
+        return []
+    labels = {option["path"]: adapter.option_label(option) for option in options.get("options", [])}
+    return [(labels.get(path, path), adapter.value_label(value)) for path, value in sorted(declaration.data.items())]
+
+
+def slots(viewer, expected: dict, declared: dict, present_ids: set) -> list[Slot]:
+    adapter = viewer.adapter
+    out = []
+    for participant in viewer.participants:
+        may_see = viewer.is_gm or participant.side in viewer.sides
+        declaration = declared.get(participant.key)
+        out.append(Slot(
+            key=participant.key, name=participant.name, side=participant.side,
+            player=participant.user.shown_name if participant.user else _("game master"),
+            must_declare=participant.key in expected, declared=declaration is not None,
+            shown=_shown(viewer, adapter, declaration, expected.get(participant.key, {})) if may_see else [],
+            present=participant.user_id in present_ids,
+        ))
+    return out
+
+
+def declaration_forms(viewer, declared: dict, posted=None, posted_key: str | None = None) -> list[dict]:
+    """One form per participant this viewer declares for (the GM: everyone, and the GM's own)."""
+    battle = viewer.battle
+    if not battle.accepts_declarations:
+        return []
+    mine = viewer.participants if viewer.is_gm else viewer.mine
+    entries = [(p.key, p.kind, p.ref, p.name) for p in mine]
+    if viewer.is_gm:
+        entries.append((selectors.GM_KEY, "gm", "", _("Game master's overrides")))
+    out = []
+    for key, kind, ref, name in entries:
+        answer = selectors.options_for(battle, key, kind, ref)
+        if not answer.get("options"):
+            continue
+        existing = declared.get(key)
+        form = DeclarationForm(
+            posted if key == posted_key else None,
+            options=answer["options"], adapter=viewer.adapter,
+            initial_data=existing.data if existing else None, prefix=None,
+        )
+        if key == posted_key and posted is not None:
+            form.is_valid()
+        out.append({"key": key, "name": name, "form": form, "declared": existing is not None,
+                    "must_declare": answer.get("must_declare", False), "own": not viewer.is_gm or kind == "gm"})
+    return out
+
+
+def chart(battle: Battle, rounds: list, adapter) -> dict | None:
+    """A small SVG line chart of each side's strength per round (server-side, no script)."""
+    points = [(r.number, r.strength) for r in rounds if r.strength]
+    if not points:
+        return None
+    values = [v for _n, strength in points for v in strength.values()]
+    low, high = min(0, min(values)), max(values) or 1
+    last = max(n for n, _s in points)
+    span_x = max(last - 1, 1)
+
+    def xy(number, value):
+        x = CHART_PAD + (number - 1) * (CHART_WIDTH - 2 * CHART_PAD) / span_x
+        y = CHART_HEIGHT - CHART_PAD - (value - low) * (CHART_HEIGHT - 2 * CHART_PAD) / ((high - low) or 1)
+        return round(x, 1), round(y, 1)
+
+    lines = []
+    for index, side in enumerate(adapter.sides):
+        coords = [xy(n, s[side]) for n, s in points if side in s]
+        lines.append({
+            "side": side, "label": adapter.side_label(side, battle.state), "colour": SIDE_COLOURS[index % 4],
+            "points": " ".join(f"{x},{y}" for x, y in coords), "dots": coords,
+            "last": points[-1][1].get(side),
+        })
+    return {"width": CHART_WIDTH, "height": CHART_HEIGHT, "lines": lines, "label": adapter.strength_label,
+            "rounds": [{"n": n, "x": xy(n, low)[0]} for n, _s in points], "base": CHART_HEIGHT - CHART_PAD,
+            "high": high, "low": low, "top": CHART_PAD}
+
+
+def reports(viewer, rounds: list) -> list[dict]:
+    """Each resolved round: its engine events and its log, rendered in the reader's language."""
+    battle = viewer.battle
+    show_log = viewer.is_gm or viewer.adapter.round_log_public
+    out = []
+    for resolved in reversed(rounds):
+        out.append({
+            "round": resolved,
+            "log": selectors.rendered_log(battle, resolved.log) if show_log else [],
+            "dice": resolved.dice if show_log else {},
+        })
+    return out

@@ -1,0 +1,33 @@
+"""Replaying a battle from its setup, its stored declarations and its stored dice.
+
+Each round is resolved again by the engine with exactly the dice it used; the
+result is compared with what was stored, so the replay also proves the
+record is complete (the engines are deterministic given their dice).
+"""
+
+from __future__ import annotations
+
+from masscombat.battles import selectors
+from rules import registry
+
+
+def replay(viewer) -> list[dict]:
+    battle = viewer.battle
+    slug = battle.ruleset
+    start = registry.run(slug, "new-battle", {**battle.setup["input"], "dice": battle.setup.get("dice", {})})
+    state = start["state"]
+    steps = [{"number": 0, "log": selectors.rendered_log(battle, start["log"]) if viewer.is_gm else [],
+              "matches": True, "strength": {}}]
+    show_log = viewer.is_gm or viewer.adapter.round_log_public
+    for stored in selectors.rounds(battle):
+        same_start = state == stored.state_before
+        output = registry.run(slug, "resolve-round",
+                              {"state": state, "declarations": stored.declarations, "dice": stored.dice})
+        state = output["state"]
+        steps.append({
+            "number": stored.number,
+            "log": selectors.rendered_log(battle, output["log"]) if show_log else [],
+            "matches": same_start and output.get("events", []) == stored.events,
+            "strength": viewer.adapter.strength(state),
+        })
+    return steps

@@ -1,0 +1,258 @@
+"""Every change to a battle (the write paths), each in one transaction.
+
+Each function locks the battle row (``select_for_update``), checks what the
+caller expected (the round number they saw), changes the state and writes
+the event of the change in the same transaction; the event is broadcast once
+it commits (:mod:`masscombat.battles.live`).  The same request sent twice
+has one effect: a second resolve or undo of the same round is a no-op.
+Rules are the engine's: this module only calls operations through
+:func:`rules.registry.run` and stores what they return.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from masscombat.battles import adapters, live, selectors
+from masscombat.battles.models import Battle, BattleParticipant, Connection, Declaration, Round
+from masscombat.core.permissions import Action
+from masscombat.rosters import services as roster_services
+from masscombat.rosters.models import Army, Hero
+from rules import registry
+from rules.errors import InvalidInput
+
+Status = Battle.Status
+
+
+def round_seed(battle: Battle, number: int) -> int:
+    """Each round's dice come from the battle's seed and the round number: reproducible, independent."""
+    return battle.seed + number
+
+
+def _engine(battle_or_slug, op: str, payload: dict, *, seed: int | None = None, field: str = "__all__") -> dict:
+    """Run an engine operation; its refusal becomes a ValidationError with the engine's sentence."""
+    slug = battle_or_slug if isinstance(battle_or_slug, str) else battle_or_slug.ruleset
+    try:
+        return registry.run(slug, op, payload, seed=seed)
+    except InvalidInput as exc:
+        raise ValidationError({field: exc.as_dict()["error"]}) from exc
+
+
+def create_battle(campaign, user, *, name: str, armies: dict, heroes: list, options: dict,
+                  auto_resolve: bool = False) -> Battle:
+    """A battle from the campaign's armies and heroes: the engine's ``new-battle`` makes its state."""
+    adapter = adapters.get(campaign.ruleset)
+    if adapter is None:
+        raise ValidationError({"__all__": _("Battles of this ruleset cannot be played yet.")})
+    payload, specs = adapter.new_battle_input(name=name, armies=armies, heroes=heroes, options=options)
+    battle = Battle(campaign=campaign, name=name, ruleset=campaign.ruleset, created_by=user, auto_resolve=auto_resolve)
+    output = _engine(battle, "new-battle", payload, seed=battle.seed)
+    battle.setup = {"input": payload, "dice": output.get("dice", {}), "log": output.get("log", [])}
+    battle.state = output["state"]
+    with transaction.atomic():
+        battle.save()
+        BattleParticipant.objects.bulk_create(
+            BattleParticipant(battle=battle, kind=s.kind, ref=s.ref, side=s.side, name=s.name[:100],
+                              user=s.user, army_id=s.army_id, hero_id=s.hero_id)
+            for s in specs
+        )
+        live.emit(battle, "created")
+    return battle
+
+
+def _locked(user, battle_id: int, action: Action) -> selectors.Viewer:
+    return selectors.viewer(user, action, battle_id, lock=True)
+
+
+def _expect_round(battle: Battle, expected_round: int) -> None:
+    if expected_round != battle.current_round:
+        raise ValidationError({"round": _("Round %(n)s is over: the battle is at round %(current)s now.")
+                               % {"n": expected_round, "current": battle.current_round}})
+
+
+def _expect_running(battle: Battle) -> None:
+    if battle.status == Status.PAUSED:
+        raise ValidationError({"__all__": _("The battle is paused.")})
+    if battle.status != Status.RUNNING:
+        raise ValidationError({"__all__": _("The battle is over.")})
+
+
+@transaction.atomic
+def declare(user, battle_id: int, key: str, data: dict, *, expected_round: int) -> Declaration:
+    """Store (or replace) a participant's declaration for the current round.
+
+    ``data`` was validated against the engine's ``declaration-options`` by the
+    caller; this checks who may declare it and that the round is still open.
+    """
+    viewer = _locked(user, battle_id, Action.BATTLE_DECLARE)
+    battle = viewer.battle
+    _expect_running(battle)
+    _expect_round(battle, expected_round)
+    if key != selectors.GM_KEY and viewer.participant(key) is None:
+        raise ValidationError({"participant": _("Nobody declares under this name in this battle.")})
+    if not viewer.controls(key) or (key == selectors.GM_KEY and not viewer.is_gm):
+        raise ValidationError({"participant": _("You do not play this participant.")})
+    declaration, _created = Declaration.objects.update_or_create(
+        battle=battle, round=battle.current_round, participant=key,
+        defaults={"data": data, "declared_by": user},
+    )
+    live.emit(battle, "declared", {"round": battle.current_round, "participant": key})
+    if battle.auto_resolve and not selectors.missing(battle, viewer.participants, selectors.declarations(battle)):
+        _resolve(battle, viewer.participants, user)
+    return declaration
+
+
+def merged_declarations(rows) -> dict:
+    """The engine's declarations object from each participant's ``{path: value}``."""
+    merged: dict = {}
+    for row in rows:
+        for path, value in sorted(row.data.items()):
+            node = merged
+            *parents, last = path.split(".")
+            for name in parents:
+                node = node.setdefault(name, {})
+            node[last] = value
+    return merged
+
+
+@transaction.atomic
+def resolve_round(user, battle_id: int, *, expected_round: int) -> Round:
+    """Resolve the round the GM saw; asking again for a resolved round returns it unchanged."""
+    viewer = _locked(user, battle_id, Action.BATTLE_MANAGE)
+    battle = viewer.battle
+    if expected_round <= battle.round:
+        done = battle.rounds.filter(number=expected_round).first()
+        if done is not None:
+            return done
+    _expect_round(battle, expected_round)
+    _expect_running(battle)
+    return _resolve(battle, viewer.participants, user)
+
+
+def _resolve(battle: Battle, participants: list, user) -> Round:
+    adapter = adapters.get(battle.ruleset)
+    number = battle.current_round
+    declared = merged_declarations(battle.declarations.filter(round=number))
+    output = _engine(battle, "resolve-round", {"state": battle.state, "declarations": declared},
+                     seed=round_seed(battle, number), field="declarations")
+    state = output["state"]
+    resolved = Round.objects.create(
+        battle=battle, number=number, state_before=battle.state, declarations=declared,
+        dice=output.get("dice", {}), events=output.get("events", []), log=output.get("log", []),
+        output={k: v for k, v in output.items() if k not in ("state", "dice", "log", "events")},
+        strength=adapter.strength(state), resolved_by=user,
+    )
+    battle.state, battle.round = state, number
+    battle.version += 1
+    live.emit(battle, "round_resolved", {"round": number})
+    if adapter.finished(state):
+        _finish(battle, adapter, winner=adapter.winner(state))
+    battle.save()
+    return resolved
+
+
+def _finish(battle: Battle, adapter, *, winner: str | None) -> None:
+    op, payload = adapter.end_input(battle.state, winner)
+    battle.aftermath = _engine(battle, op, payload, field="winner")
+    battle.status = Status.OVER
+    live.emit(battle, "status", {"status": battle.status})
+
+
+@transaction.atomic
+def undo_round(user, battle_id: int, *, expected_round: int) -> bool:
+    """Put the battle back exactly as it was before round ``expected_round``; False if already undone."""
+    viewer = _locked(user, battle_id, Action.BATTLE_MANAGE)
+    battle = viewer.battle
+    if battle.status == Status.CLOSED:
+        raise ValidationError({"__all__": _("The aftermath is written to the rosters: the battle is closed.")})
+    if expected_round != battle.round:
+        if expected_round > battle.round:
+            return False
+        raise ValidationError({"round": _("Only the last round can be undone.")})
+    last = battle.rounds.filter(number=expected_round).first()
+    if last is None:
+        raise ValidationError({"round": _("No round has been resolved yet.")})
+    battle.state, battle.round = last.state_before, expected_round - 1
+    battle.status, battle.aftermath = Status.RUNNING, None
+    battle.version += 1
+    last.delete()
+    live.emit(battle, "round_undone", {"round": expected_round})
+    battle.save()
+    return True
+
+
+@transaction.atomic
+def set_paused(user, battle_id: int, paused: bool) -> Battle:
+    viewer = _locked(user, battle_id, Action.BATTLE_MANAGE)
+    battle = viewer.battle
+    wanted = Status.PAUSED if paused else Status.RUNNING
+    if battle.status == wanted:
+        return battle
+    if battle.status not in (Status.RUNNING, Status.PAUSED):
+        raise ValidationError({"__all__": _("The battle is over.")})
+    battle.status = wanted
+    battle.save(update_fields=["status", "updated_at"])
+    live.emit(battle, "status", {"status": battle.status})
+    return battle
+
+
+@transaction.atomic
+def end_battle(user, battle_id: int, winner: str | None) -> Battle:
+    """The GM ends the battle before the rules do: the engine computes the aftermath."""
+    viewer = _locked(user, battle_id, Action.BATTLE_MANAGE)
+    battle = viewer.battle
+    if battle.status in (Status.OVER, Status.CLOSED):
+        return battle
+    _finish(battle, viewer.adapter, winner=winner)
+    battle.save()
+    return battle
+
+
+@transaction.atomic
+def confirm_aftermath(user, battle_id: int) -> Battle:
+    """Write the aftermath to the campaign's rosters, once, and close the battle."""
+    viewer = _locked(user, battle_id, Action.BATTLE_MANAGE)
+    battle = viewer.battle
+    if battle.status == Status.CLOSED:
+        return battle
+    if battle.status != Status.OVER or battle.aftermath is None:
+        raise ValidationError({"__all__": _("The battle is not over yet.")})
+    for update in viewer.adapter.roster_updates(battle.aftermath, viewer.participants):
+        _write_roster(battle, update, user)
+    if "state" in battle.aftermath:
+        battle.state = battle.aftermath["state"]
+    battle.status = Status.CLOSED
+    battle.save()
+    live.emit(battle, "status", {"status": battle.status})
+    return battle
+
+
+def _write_roster(battle: Battle, update: adapters.RosterUpdate, user) -> None:
+    model, write = (Hero, roster_services.update_hero) if update.kind == "hero" else (Army, roster_services.update_army)
+    entry = model.objects.filter(pk=update.object_id, campaign_id=battle.campaign_id).first()
+    if entry is None:  # deleted from the roster during the battle: nothing to write back
+        return
+    fields = {"status": update.status} if update.status and update.kind == "hero" else {}
+    try:
+        write(entry, {**entry.data, **update.data}, user=user, expected_version=None, kind="battle",
+              source_kind="battle", source_id=battle.pk, source_label=battle.name[:200],
+              summary=update.summary, **fields)
+    except InvalidInput as exc:
+        raise ValidationError({"__all__": _("%(name)s: %(error)s") % {"name": entry.name, "error": exc.as_dict()["error"]}})
+
+
+def connected(battle_id: int, user, channel_name: str) -> None:
+    with transaction.atomic():
+        battle = Battle.objects.select_for_update().get(pk=battle_id)
+        Connection.objects.get_or_create(channel_name=channel_name, defaults={"battle": battle, "user": user})
+        live.emit(battle, "presence", {"user": user.pk, "connected": True}, audience=live.GM)
+
+
+def disconnected(battle_id: int, user, channel_name: str) -> None:
+    with transaction.atomic():
+        battle = Battle.objects.select_for_update().filter(pk=battle_id).first()
+        deleted, _rows = Connection.objects.filter(channel_name=channel_name).delete()
+        if battle is not None and deleted:
+            live.emit(battle, "presence", {"user": user.pk, "connected": False}, audience=live.GM)

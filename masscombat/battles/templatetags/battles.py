@@ -1,0 +1,30 @@
+"""Template helpers of battles: the campaign page's section, and names from engine ids."""
+
+from django import template
+
+from masscombat.battles import adapters, selectors
+
+register = template.Library()
+
+
+@register.inclusion_tag("battles/_section.html")
+def battles_section(access):
+    """The campaign page's list of battles (one query), with the GM's "new battle" button."""
+    campaign = access.campaign
+    return {
+        "battles": list(selectors.battles_of(campaign.pk)),
+        "campaign": campaign,
+        "is_gm": access.is_gm,
+        "playable": adapters.playable(campaign.ruleset),
+    }
+
+
+@register.simple_tag
+def side_name(battle, side):
+    return adapters.get(battle.ruleset).side_label(side, battle.state)
+
+
+@register.simple_tag
+def participant_name(viewer, kind, ref):
+    found = viewer.participant(f"{kind}:{ref}")
+    return found.name if found else ref

@@ -1,0 +1,162 @@
+"""Battle pages.  Thin: load the viewer (permission checked), call a service, render.
+
+The room is one page for everyone: the GM gets the controls and every form,
+a player the forms of what they play.  Its parts reload themselves (htmx)
+when the battle's websocket announces a change; every part also works as a
+full page, and every form posts without JavaScript.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from masscombat.battles import adapters, pages, replay, selectors, services
+from masscombat.battles.forms import BattleForm
+from masscombat.core.permissions import Action, authorize
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def create(request, campaign_id: int):
+    access = authorize(request.user, Action.BATTLE_MANAGE, campaign_id)
+    adapter = adapters.get(access.campaign.ruleset)
+    if adapter is None:
+        raise Http404
+    form = BattleForm(request.POST or None, campaign=access.campaign, adapter=adapter)
+    if request.method == "POST" and form.is_valid():
+        try:
+            battle = services.create_battle(access.campaign, request.user, **form.battle_arguments())
+        except ValidationError as error:
+            for message in error.messages:
+                form.add_error(None, message)
+        else:
+            messages.success(request, _("The battle is set up: players can declare round 1."))
+            return redirect(battle)
+    return render(request, "battles/create.html", {"form": form, "campaign": access.campaign})
+
+
+def _room_context(viewer, *, posted=None, posted_key=None) -> dict:
+    battle = viewer.battle
+    declared = selectors.declarations(battle)
+    expected = selectors.expected(battle, viewer.participants) if battle.accepts_declarations else {}
+    present = {user.pk for user in selectors.present_users(battle)} if viewer.is_gm else set()
+    rounds = selectors.rounds(battle)
+    slots = pages.slots(viewer, expected, declared, present)
+    return {
+        "battle": battle, "viewer": viewer, "campaign": viewer.access.campaign, "adapter": viewer.adapter,
+        "slots": slots, "missing": [s for s in slots if s.must_declare and not s.declared],
+        "forms": pages.declaration_forms(viewer, declared, posted, posted_key),
+        "state": selectors.visible_state(viewer), "reports": pages.reports(viewer, rounds),
+        "chart": pages.chart(battle, rounds, viewer.adapter),
+        "sides": [(side, viewer.adapter.side_label(side, battle.state)) for side in viewer.adapter.sides],
+    }
+
+
+@login_required
+@require_GET
+def room(request, pk: int):
+    viewer = selectors.viewer(request.user, Action.BATTLE_VIEW, pk)
+    return render(request, "battles/room.html", _room_context(viewer))
+
+
+@login_required
+@require_GET
+def part(request, pk: int, name: str):
+    """One part of the room, for htmx to swap in when the websocket says it changed."""
+    if name not in ("status", "declare", "reports"):
+        raise Http404
+    viewer = selectors.viewer(request.user, Action.BATTLE_VIEW, pk)
+    return render(request, f"battles/_{name}.html", _room_context(viewer))
+
+
+@login_required
+@require_POST
+def declare(request, pk: int):
+    viewer = selectors.viewer(request.user, Action.BATTLE_DECLARE, pk)
+    key = request.POST.get("participant", "")
+    if not viewer.controls(key) or (key == selectors.GM_KEY and not viewer.is_gm):
+        raise Http404
+    context = _room_context(viewer, posted=request.POST, posted_key=key)
+    entry = next((f for f in context["forms"] if f["key"] == key), None)
+    error = None
+    if entry is None:
+        error = _("There is nothing to declare for this participant now.")
+    elif entry["form"].is_valid():
+        try:
+            services.declare(request.user, pk, key, entry["form"].declaration(),
+                             expected_round=int(request.POST.get("round", 0)))
+        except (ValidationError, ValueError) as exc:
+            error = " ".join(exc.messages) if isinstance(exc, ValidationError) else _("Reload the page.")
+        else:
+            messages.success(request, _("Declaration saved. You can change it until the round is resolved."))
+            if request.htmx:
+                viewer = selectors.viewer(request.user, Action.BATTLE_VIEW, pk)
+                return render(request, "battles/_declare.html", _room_context(viewer))
+            return redirect(viewer.battle)
+    if error:
+        messages.error(request, error)
+    status = 200 if request.htmx else 400
+    return render(request, "battles/_declare.html" if request.htmx else "battles/room.html", context, status=status)
+
+
+def _gm_action(request, pk: int, run) -> HttpResponse:
+    """Run a GM service; its refusal becomes a message on the room page."""
+    try:
+        run()
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    except ValueError:
+        messages.error(request, _("Reload the page and try again."))
+    return redirect("battles:room", pk)
+
+
+@login_required
+@require_POST
+def resolve(request, pk: int):
+    return _gm_action(request, pk, lambda: services.resolve_round(
+        request.user, pk, expected_round=int(request.POST.get("round", 0))))
+
+
+@login_required
+@require_POST
+def undo(request, pk: int):
+    return _gm_action(request, pk, lambda: services.undo_round(
+        request.user, pk, expected_round=int(request.POST.get("round", 0))))
+
+
+@login_required
+@require_POST
+def pause(request, pk: int):
+    return _gm_action(request, pk, lambda: services.set_paused(request.user, pk, request.POST.get("paused") == "1"))
+
+
+@login_required
+@require_POST
+def end(request, pk: int):
+    winner = request.POST.get("winner") or None
+    viewer = selectors.viewer(request.user, Action.BATTLE_MANAGE, pk)
+    if winner is not None and winner not in viewer.adapter.sides:
+        winner = None
+    return _gm_action(request, pk, lambda: services.end_battle(request.user, pk, winner))
+
+
+@login_required
+@require_POST
+def confirm(request, pk: int):
+    return _gm_action(request, pk, lambda: services.confirm_aftermath(request.user, pk))
+
+
+@login_required
+@require_GET
+def replay_view(request, pk: int):
+    viewer = selectors.viewer(request.user, Action.BATTLE_VIEW, pk)
+    if not viewer.is_gm and viewer.battle.status not in (viewer.battle.Status.OVER, viewer.battle.Status.CLOSED):
+        raise Http404
+    return render(request, "battles/replay.html", {
+        "battle": viewer.battle, "viewer": viewer, "campaign": viewer.access.campaign,
+        "steps": replay.replay(viewer), "adapter": viewer.adapter,
+    })

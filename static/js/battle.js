@@ -1,0 +1,55 @@
+// The battle room's live link: ws/battles/<id>/.
+// On every (re)connection it says the last event number it saw ("hello") and the
+// server sends what it missed; events already seen are dropped by number. Each
+// event makes htmx reload the parts that follow it: "battle-changed" (who has
+// declared, presence) and, when the round or the status moves, "battle-round"
+// (forms and reports). Without JavaScript the page works, reloaded by hand.
+(function () {
+  "use strict";
+  var script = document.currentScript;
+  var path = script && script.dataset.socket;
+  var room = document.querySelector("[data-last-seq]");
+  if (!path || !room || !("WebSocket" in window)) return;
+  var lastSeq = parseInt(room.dataset.lastSeq, 10) || 0;
+  var status = document.getElementById("live-status");
+  var delay = 500;
+  var ROUND_KINDS = { round_resolved: 1, round_undone: 1, status: 1, created: 1 };
+
+  function show(online) {
+    if (!status) return;
+    status.textContent = online ? status.dataset.online : status.dataset.offline;
+    status.classList.toggle("online", online);
+    status.classList.toggle("offline", !online);
+    room.dataset.live = online ? "1" : "0";
+  }
+
+  function fire(name) { document.body.dispatchEvent(new CustomEvent(name)); }
+
+  function connect() {
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    var socket = new WebSocket(scheme + location.host + path);
+    socket.onopen = function () {
+      delay = 500;
+      socket.send(JSON.stringify({ type: "hello", last_seq: lastSeq }));
+    };
+    socket.onmessage = function (message) {
+      var data = JSON.parse(message.data);
+      if (data.type === "reload") { location.reload(); return; }
+      if (data.type === "ready") { show(true); return; }
+      if (data.type !== "event" || data.seq <= lastSeq) return;
+      lastSeq = data.seq;
+      room.dataset.lastSeq = String(lastSeq);
+      if (ROUND_KINDS[data.kind]) fire("battle-round");
+      fire("battle-changed");
+    };
+    socket.onclose = function (event) {
+      show(false);
+      if (event.code === 4403) return; // no longer allowed to see this battle
+      setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 15000);
+    };
+  }
+  // A phone that wakes up or comes back online reconnects at once.
+  window.addEventListener("online", function () { delay = 500; });
+  connect();
+})();
