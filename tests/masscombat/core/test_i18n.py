@@ -71,3 +71,11 @@ def test_api_errors_follow_the_language(client_for, outsider):
         "/api/campaigns/", {}, content_type="application/json", HTTP_ACCEPT_LANGUAGE="fr"
     )
     assert response.json()["name"] == ["Ce champ est obligatoire."]
+
+
+def test_server_error_page_renders_without_context(rf):
+    """The 500 page is rendered with no request context: it must stand alone."""
+    from django.views.defaults import server_error
+
+    response = server_error(rf.get("/"))
+    assert response.status_code == 500 and b"Something went wrong" in response.content
