@@ -13,4 +13,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("masscombat.campaigns.urls")),
     path("", include("masscombat.battles.urls")),
+    path("", include("masscombat.maps.urls")),
 ]

@@ -46,6 +46,9 @@ class Action(StrEnum):
     ROSTER_MANAGE = "roster.manage"
     ARMY_EDIT = "army.edit"
     HERO_EDIT = "hero.edit"
+    # Battle maps: every member looks at them; the GM draws, imports and deletes.
+    MAP_VIEW = "map.view"
+    MAP_EDIT = "map.edit"
 
 
 _MEMBERS = frozenset({Role.GM, Role.PLAYER})
@@ -66,6 +69,8 @@ POLICY: dict[Action, frozenset[Role]] = {
     Action.ROSTER_MANAGE: _GM,
     Action.ARMY_EDIT: _MEMBERS,
     Action.HERO_EDIT: _MEMBERS,
+    Action.MAP_VIEW: _MEMBERS,
+    Action.MAP_EDIT: _GM,
 }
 
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import copy
 
-from masscombat.maps.kinds import KIND_OF_RULESET
-
 
 def _parts(battle_map) -> tuple[str, int, int, dict]:
     return battle_map.kind, battle_map.width, battle_map.height, battle_map.data or {}
@@ -46,11 +44,3 @@ def new_battle_fields(battle_map) -> dict:
         fields["objective_squares"] = copy.deepcopy((battle_map.data or {}).get("objective_squares", {}))
     return fields
 
-
-def plays_on_map(ruleset: str) -> bool:
-    """Whether a ruleset's battles are fought on a map (SYNAPSE and 7th Sea choose one terrain instead)."""
-    return ruleset in KIND_OF_RULESET
-
-
-def kind_for(ruleset: str) -> str | None:
-    return KIND_OF_RULESET.get(ruleset)

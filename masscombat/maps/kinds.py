@@ -109,3 +109,8 @@ def size_bounds(kind: str) -> tuple[int, int]:
         return 1, 12
     props = _resolve(kind, schema(kind)["map"])["properties"]
     return max(1, props["width"].get("minimum", 1)), min(MAX_SIDE, props["width"].get("maximum", MAX_SIDE))
+
+
+def kind_of_campaign(campaign) -> str | None:
+    """The kind of map the campaign's ruleset plays on, ``None`` for a game without one."""
+    return KIND_OF_RULESET.get(campaign.ruleset)

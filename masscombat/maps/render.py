@@ -205,6 +205,16 @@ def _zone_cells(zones: dict, out: list[str]) -> None:
         )
 
 
+def _zone_slots(width: int, height: int, zones: dict, out: list[str]) -> None:
+    taken = {tuple(zone["at"]) for zone in zones.values()}
+    for y in range(height):
+        for x in range(width):
+            if (x, y) not in taken:
+                bx, by = _zone_box((x, y))
+                out.append(f'<rect class="slot" data-c="slot:{x},{y}" x="{_fmt(bx)}" y="{_fmt(by)}" '
+                           f'width="{ZONE_W}" height="{ZONE_H}" rx="12"/>')
+
+
 # -- pieces --------------------------------------------------------------------
 
 
@@ -231,7 +241,7 @@ def _piece(piece: dict, cx: float, cy: float, r: float) -> str:
     badges = []
     for i, badge in enumerate(b for b in BADGES if b in piece.get("badges", ())):
         bx, by = cx + r - 1 - i * 9, cy - r + 1
-        badges.append(f'<g class="badge b-{badge}"><circle cx="{_fmt(bx)}" cy="{_fmt(by)}" r="5"/>'
+        badges.append(f'<g class="pbadge b-{badge}"><circle cx="{_fmt(bx)}" cy="{_fmt(by)}" r="5"/>'
                       f'<text x="{_fmt(bx)}" y="{_fmt(by + 3)}">{BADGES[badge][0]}</text></g>')
     return (f'<g class="{" ".join(classes)}" data-piece="{escape(str(piece["id"]))}" tabindex="0">'
             f"<title>{_piece_title(piece)}</title>{body}"
@@ -271,12 +281,13 @@ def _pieces(kind: str, pieces: Iterable[dict], zones: dict, out: list[str]) -> N
 
 
 def render_map_svg(source, *, pieces: Iterable[dict] = (), highlights: Iterable = (), template: Iterable = (),
-                   label: str = "") -> str:
+                   label: str = "", editing: bool = False) -> str:
     """The map as an ``<svg>`` element (a string ready to mark safe: every text is escaped).
 
     ``highlights`` and ``template`` are cells named the engine's way (``[x, y]``,
     ``{"col", "row"}``, zone ids): legal moves, and the area a spell or
-    template would cover.
+    template would cover.  ``editing`` also draws the free places of a zone
+    map (``data-c="slot:x,y"``), where the editor adds zones.
     """
     kind, width, height, data = normalise_source(source)
     zones = data.get("zones", {}) if kind == "zones" else {}
@@ -294,6 +305,8 @@ def render_map_svg(source, *, pieces: Iterable[dict] = (), highlights: Iterable 
     elif kind == "hex":
         _hex_cells(width, height, data, out)
     else:
+        if editing:
+            _zone_slots(width, height, zones, out)
         _zone_cells(zones, out)
     out.append('</g><g class="highlights">')
     out.extend(_shape(kind, cell_key(kind, at), "hl", zones) for at in highlights)

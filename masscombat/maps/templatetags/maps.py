@@ -1,0 +1,33 @@
+"""``{% battle_map %}`` draws a map anywhere (the battle room, a map page); ``{% maps_section %}`` lists a campaign's maps."""
+
+from django import template
+from django.utils.safestring import mark_safe
+
+from masscombat.core.permissions import Action
+from masscombat.maps.kinds import kind_of_campaign
+from masscombat.maps.render import legend, render_map_svg
+from masscombat.maps.selectors import maps_of
+
+register = template.Library()
+
+
+@register.inclusion_tag("maps/_map.html")
+def battle_map(source, pieces=(), highlights=(), template=(), label="", controls=True):
+    """The map's SVG with zoom controls and its legend; ``source`` is a stored map, a spec dict or an engine map."""
+    return {
+        "svg": mark_safe(render_map_svg(source, pieces=pieces, highlights=highlights, template=template, label=label)),
+        "legend": legend(source, pieces),
+        "controls": controls,
+    }
+
+
+@register.inclusion_tag("maps/_section.html")
+def maps_section(access):
+    """The campaign page's maps panel: the list, and for the GM the buttons to make more."""
+    return {
+        "access": access,
+        "campaign": access.campaign,
+        "can_edit": access.can(Action.MAP_EDIT),
+        "kind": kind_of_campaign(access.campaign),
+        "maps": list(maps_of(access.campaign)) if kind_of_campaign(access.campaign) else [],
+    }

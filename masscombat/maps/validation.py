@@ -1,0 +1,215 @@
+"""Checking a map before it is saved: bounds, the engine's terrain terms, links.
+
+Three layers, so that nothing the engine would refuse at battle setup is ever
+stored: the engine's own JSON Schema of its map (value domains: terrain
+names, levels), the integrity of the stored shape (inside the grid, one entry
+per cell, zone links to existing zones, one zone per slot), and for D&D 5e a
+dry run of the engine's ``new-battle`` with the map, which applies the rules
+about terrain combinations (water is never elevated, only open ground is
+difficult) and objective squares.  Errors come back per field, each path
+naming the offending entry (``cells[3].elevation``, ``zones.ford.neighbors``).
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from jsonschema import Draft202012Validator
+
+from masscombat.maps.kinds import RULESET_OF_KIND, schema, size_bounds
+from masscombat.maps.layout import zone_slots
+from rules import registry
+from rules.errors import InvalidInput
+
+CELL_DEFAULTS = {"terrain": "open", "difficult": False, "elevation": 0}
+HEX_DEFAULTS = {"terrain": "open", "wooded": False, "built_up": False, "river": False, "river_bank": False,
+                "wall": False, "fortified": False, "elevation": 0, "feature_id": None}
+LEVELS_DEFAULT = 0
+
+
+class MapInvalid(Exception):
+    """A map that cannot be saved; ``fields`` maps a path to what is wrong there."""
+
+    def __init__(self, fields: dict[str, str]):
+        super().__init__(_("The map is not valid."))
+        self.fields = fields
+
+    def as_dict(self) -> dict:
+        return {"error": _("The map is not valid: see the fields."), "fields": self.fields}
+
+
+def _path(parts) -> str:
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _message(error) -> str:
+    """A translated sentence for a JSON Schema error (the engines' schemas speak English)."""
+    kind = error.validator
+    if kind == "enum":
+        return _("Choose one of: %(values)s.") % {"values": ", ".join(map(str, error.validator_value))}
+    if kind in ("minimum", "maximum"):
+        schema_ = error.schema
+        return _("Must be between %(low)s and %(high)s.") % {"low": schema_.get("minimum", "…"),
+                                                              "high": schema_.get("maximum", "…")}
+    if kind == "required":
+        return _("This field is required.")
+    if kind == "type":
+        return _("Wrong type of value.")
+    if kind in ("maxItems", "maxProperties"):
+        return _("Too many entries.")
+    if kind in ("minItems", "minProperties"):
+        return _("At least one entry is needed.")
+    return _("Invalid value.")
+
+
+def _schema_errors(instance, json_schema: dict, prefix: list) -> dict[str, str]:
+    errors = {}
+    for error in Draft202012Validator(json_schema).iter_errors(instance):
+        where = list(error.absolute_path)
+        if error.validator == "required":
+            missing = error.message.split("'")[1] if "'" in error.message else ""
+            where.append(missing)
+        errors.setdefault(_path(prefix + where), _message(error))
+    return errors
+
+
+def _probe_dnd5e(width: int, height: int, cells: list, objective_squares: dict) -> dict[str, str]:
+    """Set up a throwaway D&D 5e battle on the map; keep only what the engine says about the map."""
+    taken = {tuple(o["at"]) for o in objective_squares.values()}
+    free = [(x, y) for y in range(height) for x in range(width) if (x, y) not in taken][:2]
+    if len(free) < 2:
+        return {}
+    probe = {"name": "probe", "size": "tiny", "ac": 10, "hp_max": 1, "speed_m": 9, "swim_speed_m": 9,
+             "abilities": dict.fromkeys(("str", "dex", "con", "int", "wis", "cha"), 10)}
+    payload = {
+        "map": {"width": width, "height": height, "cells": cells},
+        "objective_squares": objective_squares,
+        "profiles": {"probe": probe},
+        "sides": {"A": {}, "B": {}},
+        "units": {
+            f"probe_unit{side}": {"side": side, "type": "skirmishers",
+                   "stands": [{"id": f"probe{side}", "profile": "probe", "position": list(free[i])}]}
+            for i, side in enumerate(("A", "B"))
+        },
+    }
+    try:
+        registry.run(RULESET_OF_KIND["square"], "new-battle", payload, seed=0)
+    except InvalidInput as refusal:
+        return {
+            path.removeprefix("map."): problem
+            for path, problem in refusal.fields.items()
+            if path.startswith(("map.", "objective_squares"))
+        }
+    return {}
+
+
+def _clean_square(width: int, height: int, data: dict, errors: dict) -> dict:
+    cells = data.get("cells", [])
+    objective_squares = data.get("objective_squares", {})
+    errors.update(_schema_errors({"width": width, "height": height, "cells": cells}, schema("square")["map"], []))
+    errors.update(_schema_errors(objective_squares, schema("square")["objective_squares"], ["objective_squares"]))
+    if errors:
+        return {}
+    kept, seen = [], set()
+    for i, cell in enumerate(cells):
+        x, y = cell["at"]
+        if not (0 <= x < width and 0 <= y < height):
+            errors[f"cells[{i}].at"] = _("Outside the map.")
+        elif (x, y) in seen:
+            errors[f"cells[{i}].at"] = _("This square is listed twice.")
+        seen.add((x, y))
+        full = {**CELL_DEFAULTS, **cell, "at": [x, y]}
+        if any(full[k] != v for k, v in CELL_DEFAULTS.items()):
+            kept.append(full)
+    for oid, square in objective_squares.items():
+        x, y = square["at"]
+        if not (0 <= x < width and 0 <= y < height):
+            errors[f"objective_squares.{oid}.at"] = _("Outside the map.")
+    if errors:
+        return {}
+    kept.sort(key=lambda c: (c["at"][1], c["at"][0]))
+    squares = {oid: {"ac": 15, **square} for oid, square in sorted(objective_squares.items())}
+    errors.update(_probe_dnd5e(width, height, kept, squares))
+    return {"cells": kept, "objective_squares": squares}
+
+
+def _clean_hex(width: int, height: int, data: dict, errors: dict) -> dict:
+    hexes = data.get("hexes", [])
+    errors.update(_schema_errors({"width": width, "height": height, "hexes": hexes}, schema("hex")["map"], []))
+    if errors:
+        return {}
+    kept, seen = [], set()
+    for i, hexagon in enumerate(hexes):
+        where = (hexagon["col"], hexagon["row"])
+        if not (where[0] < width and where[1] < height):
+            errors[f"hexes[{i}]"] = _("Outside the map.")
+        elif where in seen:
+            errors[f"hexes[{i}]"] = _("This hex is listed twice.")
+        seen.add(where)
+        full = {**HEX_DEFAULTS, **hexagon}
+        if full["feature_id"] == "":
+            full["feature_id"] = None
+        if any(full[k] != v for k, v in HEX_DEFAULTS.items()):
+            kept.append(full)
+    kept.sort(key=lambda h: (h["col"], h["row"]))
+    return {"hexes": kept}
+
+
+def _clean_zones(width: int, height: int, data: dict, errors: dict) -> dict:
+    zones = data.get("zones", {})
+    engine_zones = {zid: {k: v for k, v in zone.items() if k != "at"} if isinstance(zone, dict) else zone
+                    for zid, zone in zones.items()} if isinstance(zones, dict) else zones
+    errors.update(_schema_errors({"zones": engine_zones}, schema("zones")["map"], []))
+    if errors:
+        return {}
+    links = {zid: set() for zid in zones}
+    for zid, zone in zones.items():
+        for other in zone.get("neighbors", []):
+            if other == zid:
+                errors[f"zones.{zid}.neighbors"] = _("A zone cannot be its own neighbour.")
+            elif other not in zones:
+                errors[f"zones.{zid}.neighbors"] = _("Unknown zone: %(zone)s.") % {"zone": other}
+            else:
+                # Links go both ways (the engine reads them so, H42): store them so.
+                links[zid].add(other)
+                links[other].add(zid)
+        at = zone.get("at")
+        if at is not None and not (isinstance(at, list) and len(at) == 2 and all(isinstance(v, int) for v in at)
+                                   and 0 <= at[0] < width and 0 <= at[1] < height):
+            errors[f"zones.{zid}.at"] = _("Outside the map.")
+    if len(zones) > width * height:
+        errors["zones"] = _("More zones than places to draw them: enlarge the map.")
+    if errors:
+        return {}
+    slots = zone_slots(zones)
+    if any(not (x < width and y < height) for x, y in slots.values()):
+        errors["zones"] = _("More zones than places to draw them: enlarge the map.")
+        return {}
+    return {
+        "zones": {
+            zid: {"name": zone.get("name", ""), "neighbors": sorted(links[zid]),
+                  "terrain": {k: v for k, v in sorted(zone.get("terrain", {}).items()) if v},
+                  "at": list(slots[zid])}
+            for zid, zone in zones.items()
+        }
+    }
+
+
+def clean_map(kind: str, width, height, data) -> dict:
+    """The map's ``data`` in its stored form (defaults dropped, links symmetric, sorted), or :class:`MapInvalid`."""
+    errors: dict[str, str] = {}
+    low, high = size_bounds(kind)
+    for name, value in (("width", width), ("height", height)):
+        if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+            errors[name] = _("Must be between %(low)s and %(high)s.") % {"low": low, "high": high}
+    if not isinstance(data, dict):
+        errors["data"] = _("Wrong type of value.")
+    if errors:
+        raise MapInvalid(errors)
+    cleaner = {"square": _clean_square, "hex": _clean_hex, "zones": _clean_zones}[kind]
+    cleaned = cleaner(width, height, data, errors)
+    if errors:
+        raise MapInvalid(errors)
+    return cleaned
