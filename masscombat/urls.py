@@ -12,6 +12,7 @@ urlpatterns = [
     path("api/", include("masscombat.api.urls")),
     path("admin/", admin.site.urls),
     path("", include("masscombat.campaigns.urls")),
+    path("", include("masscombat.rosters.urls")),
     path("", include("masscombat.battles.urls")),
     path("", include("masscombat.maps.urls")),
 ]

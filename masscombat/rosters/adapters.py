@@ -119,6 +119,11 @@ def _sum(values) -> int | float:
 
 # --- JdRWiki: the army meta-character (F1) and heroes (S3.5) ---------------------------------
 
+_JDRWIKI_CRITERIA = (
+    "hierarchy", "communication", "logistics", "cohesion", "equipment", "training", "motivation", "mobility",
+    "diversity", "melee_means", "ranged_means", "defense_means", "knowledge", "culture", "history",
+)
+
 _JDRWIKI = {
     "army": Kind(
         schema=lambda: _input_property("jdrwiki", "army-sheet", "army"),
@@ -130,7 +135,7 @@ _JDRWIKI = {
             "commander": {"name": "", "level": 1, "is_pc": False, "strategist_rank": 0, "int": 10, "wis": 10,
                           "cha": 10},
             "aides": [],
-            "criteria": {},
+            "criteria": {name: 0 for name in _JDRWIKI_CRITERIA},
             "talents": [],
             "units": [{"name": "", "value": 1, "count": 100, "speed": 1}],
             "has_magic": False,
@@ -140,8 +145,8 @@ _JDRWIKI = {
     "hero": Kind(
         schema=lambda: _input_property("jdrwiki", "hero-sheet", "hero"),
         derivations=lambda data: [("hero", Derivation("hero-sheet", lambda d: {"hero": d}, prefix="hero"))],
-        blank=lambda name: {"name": name, "level": 5, "is_pc": True, "race_power": 0, "bonuses": {},
-                            "heroism_points": 1},
+        blank=lambda name: {"name": name, "level": 7, "is_pc": False, "race_power": 0,
+                            "bonuses": {"morale": 1, "will": 1, "parry": 1, "reflex": 1}, "heroism_points": 1},
     ),
 }
 

@@ -1,0 +1,43 @@
+"""Read paths of the rosters: what a member may see, in a fixed number of queries.
+
+An army's units live in its ``data`` (the engine's JSON), so a page's query
+count does not grow with the number of units; lists select their users in the
+same query.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q, QuerySet
+
+from masscombat.core.permissions import Access
+from masscombat.rosters.models import Army, Hero, RosterChange
+
+
+def armies_for(access: Access, user) -> QuerySet[Army]:
+    """The campaign's armies this member may see: all for the GM; visible or commanded for a player."""
+    armies = Army.objects.filter(campaign=access.campaign).select_related("commander")
+    if not access.is_gm:
+        armies = armies.filter(Q(visible_to_players=True) | Q(commander=user))
+    return armies
+
+
+def heroes_for(access: Access, user) -> QuerySet[Hero]:
+    """The campaign's heroes this member may see: all for the GM; visible or owned for a player."""
+    heroes = Hero.objects.filter(campaign=access.campaign).select_related("owner", "army")
+    if not access.is_gm:
+        heroes = heroes.filter(Q(visible_to_players=True) | Q(owner=user))
+    return heroes
+
+
+def history(entity) -> QuerySet[RosterChange]:
+    """The changes of an army or hero, oldest first, with who made them."""
+    return entity.changes.select_related("user").order_by("created_at", "pk")
+
+
+def strength_points(changes) -> list[tuple[int, int | float, RosterChange]]:
+    """The charted strength after each change that recorded one: (position, value, change)."""
+    return [
+        (position, change.summary["strength"], change)
+        for position, change in enumerate(changes)
+        if isinstance(change.summary, dict) and isinstance(change.summary.get("strength"), int | float)
+    ]

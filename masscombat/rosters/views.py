@@ -1,0 +1,212 @@
+"""Roster pages: armies and heroes, their sheets, editors, history, import and export.
+
+Armies and heroes share every view; :data:`KINDS` says what differs (model,
+permission rules, service, settings form).  Thin views: :func:`authorize`
+first, then the roster rules of :mod:`masscombat.core.permissions`, then a
+service or a selector.  Outsiders get 404, members without the right 403.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from rules.errors import InvalidInput
+
+from masscombat.core import permissions
+from masscombat.core.permissions import Action, authorize
+from masscombat.rosters import adapters, forms, pages, schema_forms, selectors, services
+from masscombat.rosters.models import Army, Hero
+
+
+@dataclass(frozen=True)
+class RosterKind:
+    """What differs between armies and heroes in the views."""
+
+    plural: str
+    entity: str
+    model: type
+    can_view: Any
+    can_edit: Any
+    settings_form: type
+    create: Any
+    update: Any
+
+
+KINDS = {
+    "armies": RosterKind("armies", "army", Army, permissions.can_view_army, permissions.can_edit_army,
+                         forms.ArmySettingsForm, services.create_army, services.update_army),
+    "heroes": RosterKind("heroes", "hero", Hero, permissions.can_view_hero, permissions.can_edit_hero,
+                         forms.HeroSettingsForm, services.create_hero, services.update_hero),
+}
+
+
+def _load(request, pk: int, kind: str, item_id: int, *, edit: bool = False):
+    """The campaign access, the kind and the army or hero, once the user may see (or edit) it."""
+    spec = KINDS[kind]
+    access = authorize(request.user, Action.ROSTER_VIEW, pk)
+    item = spec.model.objects.select_related("campaign").filter(campaign=access.campaign, pk=item_id).first()
+    if item is None or not spec.can_view(access, request.user, item):
+        raise Http404
+    if edit and not spec.can_edit(access, request.user, item):
+        raise PermissionDenied
+    return access, spec, item
+
+
+def _kind(spec: RosterKind, slug: str) -> adapters.Kind:
+    return getattr(adapters.get(slug), spec.entity)
+
+
+@login_required
+@require_GET
+def detail(request, pk: int, kind: str, item_id: int):
+    access, spec, item = _load(request, pk, kind, item_id)
+    changes = list(selectors.history(item))
+    context = {
+        **_base(access, spec, item, request.user),
+        **pages.sheet_context(access.campaign.ruleset, spec.entity, item.data),
+        "changes": changes,
+        "chart": pages.strength_chart(selectors.strength_points(changes)),
+    }
+    return render(request, "rosters/detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def edit(request, pk: int, kind: str, item_id: int):
+    """The editor: the engine's schema as a form, the sheet beside it, recomputed as one types."""
+    access, spec, item = _load(request, pk, kind, item_id, edit=True)
+    slug = access.campaign.ruleset
+    schema = _kind(spec, slug).schema()
+    settings = _settings_form(request, access, spec, item)
+    errors: dict[str, str] = {}
+    problem = ""
+    data = item.data
+    version = item.version
+    if request.method == "POST":
+        data = schema_forms.read(schema, request.POST, request.POST.get("_add", ""), request.POST.get("_remove", ""))
+        version = _int(request.POST.get("_version"))
+        if not {"_add", "_remove", "_refresh"} & set(request.POST):
+            try:
+                if settings is not None and not settings.is_valid():
+                    raise ValidationError(_("Check the settings above."))
+                fields = settings.cleaned_data if settings is not None else {}
+                spec.update(item, data, user=request.user, expected_version=version, **fields)
+            except InvalidInput as error:
+                errors, problem = error.fields, _("Nothing was saved: the rules refuse some values (marked below).")
+            except ValidationError as error:
+                problem = " ".join(error.messages)
+            else:
+                messages.success(request, _("Saved."))
+                if request.htmx:
+                    response = HttpResponse(status=204)
+                    response["HX-Redirect"] = item.get_absolute_url()
+                    return response
+                return redirect(item)
+    context = {
+        **_base(access, spec, item, request.user),
+        **pages.sheet_context(slug, spec.entity, data),
+        "form": schema_forms.build(slug, schema, data, errors),
+        "errors": errors,
+        "problem": problem,
+        "settings": settings,
+        "version": version,
+    }
+    template = "rosters/_editor.html" if request.htmx and request.POST else "rosters/edit.html"
+    return render(request, template, context)
+
+
+@login_required
+@require_POST
+def preview(request, pk: int, kind: str, item_id: int):
+    """The sheet of what the editor holds now, unsaved: swapped in beside the form by htmx."""
+    access, spec, item = _load(request, pk, kind, item_id, edit=True)
+    slug = access.campaign.ruleset
+    data = schema_forms.read(_kind(spec, slug).schema(), request.POST)
+    context = {**_base(access, spec, item, request.user), **pages.sheet_context(slug, spec.entity, data)}
+    return render(request, "rosters/_sheet.html", context)
+
+
+@login_required
+@require_GET
+def export(request, pk: int, kind: str, item_id: int):
+    """The data as the engine reads it: a backup, or a copy for another campaign."""
+    _access, _spec, item = _load(request, pk, kind, item_id)
+    response = HttpResponse(json.dumps(item.data, ensure_ascii=False, indent=2), content_type="application/json")
+    filename = f"{slugify(item.name) or kind}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def create(request, pk: int, kind: str):
+    """A new army or hero: by name (the engine's blank one) or imported from JSON."""
+    access = authorize(request.user, Action.ROSTER_MANAGE, pk)
+    spec = KINDS[kind]
+    importing = request.GET.get("import") is not None or "file" in request.FILES or "text" in request.POST
+    form_class = forms.ImportForm if importing else forms.NewForm
+    form = form_class(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data.get("data")
+        try:
+            item = spec.create(access.campaign, name=form.cleaned_data["name"], user=request.user, data=data,
+                               kind="imported" if importing else "created")
+        except InvalidInput as error:
+            form.add_error(None, _("The rules refuse this JSON:"))
+            for path, message in list(error.fields.items())[:20]:
+                form.add_error(None, f"{path or '—'}: {message}")
+        else:
+            messages.success(request, _("Imported.") if importing else _("Created: fill it in."))
+            return redirect(item if importing else f"{item.get_absolute_url()}edit/")
+    return render(request, "rosters/create.html", {
+        "campaign": access.campaign, "spec": spec, "form": form, "importing": importing,
+    })
+
+
+@login_required
+@require_POST
+def delete(request, pk: int, kind: str, item_id: int):
+    access = authorize(request.user, Action.ROSTER_MANAGE, pk)
+    spec = KINDS[kind]
+    with transaction.atomic():
+        deleted, _count = spec.model.objects.filter(campaign=access.campaign, pk=item_id).delete()
+    if not deleted:
+        raise Http404
+    messages.success(request, _("Deleted."))
+    return redirect(access.campaign)
+
+
+def _settings_form(request, access, spec, item):
+    """Who commands or owns it and who sees it: the GM's to decide."""
+    if not access.can(Action.ROSTER_MANAGE):
+        return None
+    return spec.settings_form(request.POST or None, instance=item, campaign=access.campaign, prefix="meta")
+
+
+def _base(access, spec, item, user) -> dict:
+    return {
+        "access": access,
+        "campaign": access.campaign,
+        "spec": spec,
+        "item": item,
+        "can_edit": spec.can_edit(access, user, item),
+        "can_manage": access.can(Action.ROSTER_MANAGE),
+    }
+
+
+def _int(raw) -> int | None:
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        return None
