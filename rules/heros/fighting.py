@@ -479,7 +479,8 @@ class Fights:
         dx, dy = b.dice.roll(f"spell.{sid}.caster", D6), b.dice.roll(f"spell.{sid}.target", D6)
         out = combat.resolve("shooting", x, y, a_active=caster_side == b.active, first_melee=False, exchange=False,
                              dice_a=dx, dice_b=dy, log=b.log)
-        b.event("combat_resolved", combat_id=sid, kind="spell", attacker=self.summary(out["a"]), defender=self.summary(out["b"]))
+        b.event("combat_resolved", combat_id=sid, kind="shooting", attacker=self.summary(out["a"]),
+                defender=self.summary(out["b"]))
         if y["troop_type"] == "Id":
             self.shoot_lone(sid, x, y, out)
             return

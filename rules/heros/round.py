@@ -340,8 +340,9 @@ class Round:
             if target is None or target["side"] != side or target["position"] is None \
                     or hexgrid.distance(target["position"], pos) > 1 or target["wound_state"] not in HEAL:
                 raise bad(f"{where}.effect.character_id", "must be a wounded friendly character within 1 hex of the caster")
+            b.log.add("S7.7", "character.derived", "{field} is {value}.", field=f"{target['id']}.wound_state",
+                      value=HEAL[target["wound_state"]])
             target["wound_state"] = HEAL[target["wound_state"]]
-            b.event("character_wounded", character_id=target["id"], band="healed", wound_state=target["wound_state"])
 
     def cleanup_engagements(self) -> None:
         """Engagements last while both combatants stay in place and adjacent (S3.6)."""
