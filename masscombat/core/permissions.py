@@ -93,14 +93,6 @@ class Access:
         return self.role == Role.GM
 
 
-def role_in(user, campaign: Campaign) -> Role:
-    """The user's role in a campaign (a query unless the campaign was loaded by :func:`authorize`)."""
-    if not user.is_authenticated:
-        return Role.OUTSIDER
-    role = campaign.memberships.filter(user=user).values_list("role", flat=True).first()
-    return Role(role) if role else Role.OUTSIDER
-
-
 def authorize(user, action: Action, campaign_id: int) -> Access:
     """Load a campaign for ``user`` to take ``action``, or raise 404 / 403.
 
