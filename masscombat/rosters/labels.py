@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 FIELDS = {
     # shared
+    "composition": _("Composition"),
     "name": _("Name"),
     "id": _("Id"),
     "notes": _("Notes"),

@@ -75,6 +75,7 @@ def detail(request, pk: int, kind: str, item_id: int):
     context = {
         **_base(access, spec, item, request.user),
         **pages.sheet_context(access.campaign.ruleset, spec.entity, item.data),
+        "composition": pages.describe(access.campaign.ruleset, "composition", item.data),
         "changes": changes,
         "chart": pages.strength_chart(selectors.strength_points(changes)),
     }
