@@ -372,6 +372,8 @@ class Fights:
     def shoot_lone(self, combat_id: str, x: dict, y: dict, out: dict) -> None:
         """A lone character shot at (S7.5): wounded when the shooter scores higher."""
         b = self.b
+        for ch in combat.engaged_characters(y):
+            b.chars[ch["id"]]["fought"] = True
         if out["a"]["total"] > out["b"]["total"]:
             hx = y["hex"]
             for ch in combat.engaged_characters(y):
@@ -390,7 +392,6 @@ class Fights:
                     b.event("character_wounded", character_id=real["id"], band=w["band"], wound_state=real["wound_state"])
                 if real["wound_state"] == "dead":
                     bounds.kill(b, real)
-                real["fought"] = True
         star = combat.star_of(y)
         if not (star is not None and b.chars[star["id"]]["can_riposte"] and out["b"]["total"] > out["a"]["total"]):
             out["a"]["result"] = "none"

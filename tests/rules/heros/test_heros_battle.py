@@ -332,3 +332,46 @@ def test_simple_generals_refuse_champions():
                               {"id": "hero", "corps_id": "r", "role": "champion", "stacked_on": "bd"}],
                "first_side": "red"}
     assert "characters[2].role" in refused("new-battle", payload).fields
+
+
+def lone_setup(extra_chars):
+    chars = [{"id": "rg", "corps_id": "r", "role": "cinc", "stacked_on": "bd"},
+             {"id": "bg", "corps_id": "b", "role": "cinc", "stacked_on": "wb"}] + extra_chars
+    return setup([unit("bd", "r", "Bd", 2, 3, ff=5), unit("wb", "b", "Bd", 9, 8)], chars)
+
+
+def test_a_lone_character_beaten_by_a_unit_tests_and_steps_back():
+    state = lone_setup([{"id": "witch", "corps_id": "b", "role": "champion", "combat_bonus": 2, "position": pos(2, 4)}])
+    out = play(state, {"melees": [{"id": "m1", "attacker_id": "bd", "defender_id": "witch"}]},
+               {"melee.m1.attacker": 6, "melee.m1.defender": 1, "risk.m1.witch": [3, 3], "wound.m1.witch": [2, 2],
+                "evolution.witch": 3, **PA})
+    fight = events(out, "combat_resolved")[0]
+    assert fight["defender"] == {"id": "witch", "total": 3, "comparison": "doubled", "result": "destroyed"}
+    assert {"type": "risk_tested", "visible_to": "all", "combat_id": "m1", "character_id": "witch", "row": "destroyed",
+            "outcome": "wound"} in events(out, "risk_tested")
+    witch = by_id(out["state"]["characters"], "witch")
+    # fought is reset at the start of blue's bound, after its evolution test (S5.3)
+    assert witch["status"] == "active" and witch["position"] == pos(2, 5) and witch["fought"] is False
+
+
+def test_two_lone_groups_fight_only_the_duel():
+    state = lone_setup([{"id": "hero", "corps_id": "r", "role": "champion", "combat_bonus": 3, "position": pos(5, 5)},
+                        {"id": "witch", "corps_id": "b", "role": "champion", "combat_bonus": 0, "position": pos(5, 6)}])
+    out = play(state, {"melees": [{"id": "m1", "attacker_id": "hero", "defender_id": "witch"}]},
+               {"duel.m1.attacker": 1, "duel.m1.defender": 6, **PA})
+    duel = events(out, "duel_fought")[0]
+    # the witch wins the duel but, with no bonus, cannot wound (H40, H57)
+    assert duel["winner"] == "witch" and events(out, "character_wounded") == []
+    assert events(out, "combat_resolved") == []
+
+
+def test_a_lone_character_shot_at_resists_with_four():
+    state = lone_setup([{"id": "witch", "corps_id": "b", "role": "champion", "combat_bonus": 2, "position": pos(2, 5)}])
+    state["units"][0]["range"] = 2
+    out = play(state, {"shootings": [{"id": "s1", "shooters": ["bd"], "target_id": "witch"}]},
+               {"shoot.s1.shooter": 4, "shoot.s1.target": 1, "wound.s1.witch": [4, 4], "evolution.witch": 3, **PA})
+    fight = events(out, "combat_resolved")[0]
+    assert (fight["attacker"]["total"], fight["defender"]["total"], fight["attacker"]["result"]) == (9, 5, "none")
+    witch = by_id(out["state"]["characters"], "witch")
+    # 8 - 1 facing shooting = 7: light wound, straight on the wound table
+    assert (witch["wound_state"], witch["wound_malus"], witch["position"]) == ("light", 1, pos(2, 5))
