@@ -375,3 +375,30 @@ def test_a_lone_character_shot_at_resists_with_four():
     witch = by_id(out["state"]["characters"], "witch")
     # 8 - 1 facing shooting = 7: light wound, straight on the wound table
     assert (witch["wound_state"], witch["wound_malus"], witch["position"]) == ("light", 1, pos(2, 5))
+
+
+def test_capture_immediate_rally_and_recovery():
+    chars = [{"id": "rg", "corps_id": "r", "role": "cinc", "stacked_on": "x"},
+             {"id": "bg", "corps_id": "b", "role": "cinc", "stacked_on": "wb", "engaged": True}]
+    blue = [unit(f"w{i}", "b", "Bd", 6 + i, 8) for i in range(5)]
+    state = setup([unit("x", "r", "Bd", 0, 0), unit("bd", "r", "Bd", 2, 3, ff=5), unit("wb", "b", "Bd", 2, 4), *blue,
+                   unit("sp", "b", "Sp", 3, 3, facing=5, ff=6)], chars)
+    out = play(state, {"melees": [{"id": "m1", "attacker_id": "bd", "defender_id": "wb"}]},
+               {"melee.m1.attacker": 6, "melee.m1.defender": 1, "risk.m1.bg": [4, 5], "rally.bg": 6, "rally_units.bg": [1, 1],
+                **PA},
+               passive={"immediate_rallies": [{"general_id": "bg", "corps_id": "b"}]})
+    assert events(out, "character_captured") == [{"type": "character_captured", "visible_to": "all",
+                                                  "character_id": "bg", "by_unit_id": "bd"}]
+    bg = by_id(out["state"]["characters"], "bg")
+    assert (bg["status"], bg["captured_by"], bg["position"]) == ("captured", "bd", None)
+    rally = events(out, "rally_attempted")[0]
+    assert (rally["general_id"], rally["modified"], rally["success"]) == ("bg", 5, True)
+    corps = by_id(out["state"]["corps"], "b")
+    assert corps["ep_lost"] == 2 and corps["rallied"] is True
+    # blue's bound: the spears beat the captor, which recoils: the C-in-C is recovered alive
+    back = play(out["state"], {"melees": [{"id": "m2", "attacker_id": "sp", "defender_id": "bd"}]},
+                {"melee.m2.attacker": 6, "melee.m2.defender": 1, "recovery.m2.bg": 6, "risk.m2.rg": [1, 2], **PA})
+    assert events(back, "captive_recovered") == [{"type": "captive_recovered", "visible_to": "all", "character_id": "bg",
+                                                 "outcome": "recovered_alive"}]
+    bg = by_id(back["state"]["characters"], "bg")
+    assert (bg["status"], bg["stacked_on"], bg["engaged"]) == ("active", "sp", False)
