@@ -13,6 +13,7 @@ from django.db import transaction
 from masscombat.campaigns import selectors, services
 from masscombat.campaigns.models import Campaign
 from masscombat.campaigns.rulesets import Ruleset
+from masscombat.rosters import demo as rosters_demo
 from masscombat.core.permissions import Role
 
 PASSWORD = "masscombat-demo"
@@ -54,6 +55,7 @@ class Command(BaseCommand):
                 campaign.memberships.get_or_create(user=player, defaults={"role": Role.PLAYER})
             if selectors.active_invitation(campaign) is None:
                 services.regenerate_invitation(campaign, by=gm)
+            rosters_demo.load(campaign, gm, players)  # the spec's worked-example armies and heroes
         self.stdout.write(self.style.SUCCESS("Demo data ready. Log in with any of these (password for all):"))
         for username, _name in [GM, *PLAYERS]:
             self.stdout.write(f"  {username:<14} {PASSWORD}")
