@@ -76,9 +76,6 @@ class Fights:
                 "magician", "very_large", "humanoid")
         return {k: c[k] for k in keys}
 
-    def retreat_hex(self, loser_pos: dict, direction: int) -> dict:
-        return hexgrid.neighbour(loser_pos, direction)
-
     def blocked(self, cid: str, direction: int) -> str:
         """What the first retreat hex holds (S5.8 step 8): ``none``, ``friends`` or ``enemy``."""
         b = self.b

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 # Axial steps of the six directions, also the values of ``facing`` (S3.1).
 STEPS: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 
@@ -60,8 +58,3 @@ def copy(h: Hex | None) -> Hex | None:
 
 def neighbours(h: Hex) -> list[Hex]:
     return [neighbour(h, d) for d in range(6)]
-
-
-def fmt(h: Hex | None) -> Any:
-    """A hex for log params: a plain copy (JSON-serialisable)."""
-    return copy(h)

@@ -282,12 +282,6 @@ class Round:
             raise bad(where, "must be an able magician of this side (not at high altitude, conscious, free)")
         return c, pos
 
-    def pay_spell(self, caster: dict[str, Any], cost: int, where: str) -> None:
-        if caster.get("spell_cast") or caster["power_points"] < cost:
-            raise bad(where, "the magician has already cast this bound or lacks power points")
-        caster["power_points"] -= cost
-        caster["spell_cast"] = True
-
     def spells(self) -> None:
         b = self.b
         countered: set[str] = set()
