@@ -90,6 +90,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "masscombat.core.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -126,6 +127,9 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=env_int("CONN_MAX_AGE", 0),
+        # A connection kept across requests is checked first: after a database restart
+        # the next request reconnects instead of failing on a dead socket.
+        conn_health_checks=True,
     )
 }
 
@@ -140,6 +144,18 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# The cache holds the rate-limit counters: shared by every server process through Redis
+# (still serving, uncounted, while Redis restarts), else this process's memory.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "masscombat.core.cache.TolerantRedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "cache",
+            "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+        }
+    }
 
 AUTH_USER_MODEL = "accounts.User"
 LOGIN_URL = "login"
@@ -218,6 +234,8 @@ REST_FRAMEWORK = {
         "user": os.environ.get("THROTTLE_USER", "600/min"),
         # Joining and token requests: slow enough that join codes and passwords cannot be guessed.
         "join": os.environ.get("THROTTLE_JOIN", "20/min"),
+        # Logins on the web form, counted per address and per user name.
+        "login": os.environ.get("THROTTLE_LOGIN", "10/min"),
     },
     "EXCEPTION_HANDLER": "masscombat.api.errors.exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",

@@ -1,6 +1,8 @@
+from django.contrib.auth.views import LoginView
 from django.urls import include, path
 
 from masscombat.accounts import views
+from masscombat.accounts.forms import RateLimitedAuthenticationForm
 
 app_name = "accounts"
 
@@ -9,5 +11,9 @@ urlpatterns = [
     path("profile/", views.profile, name="profile"),
 ]
 
-# Django's auth views keep their global names (login, logout, password_reset...).
-auth_urlpatterns = [path("accounts/", include("django.contrib.auth.urls"))]
+# Django's auth views keep their global names (login, logout, password_reset...);
+# the login view checks the login rate before any password.
+auth_urlpatterns = [
+    path("accounts/login/", LoginView.as_view(authentication_form=RateLimitedAuthenticationForm), name="login"),
+    path("accounts/", include("django.contrib.auth.urls")),
+]

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from masscombat.campaigns import selectors, services
 from masscombat.campaigns.forms import CampaignForm, JoinForm
 from masscombat.core.permissions import Action, Role, authorize
+from masscombat.core.security import client_ip, over_limit
 
 
 @login_required
@@ -163,6 +164,10 @@ def join(request, code: str = ""):
     """Join a campaign: by typing the code, or by opening the invitation link (code in the URL)."""
     found = selectors.open_invitation(code) if code else None
     form = JoinForm(request.POST or None, initial={"code": found.display_code if found else code})
+    # Every attempt counts, per user and per address, so codes cannot be guessed by trying them.
+    if request.method == "POST" and over_limit("join", f"user:{request.user.pk}", f"ip:{client_ip(request)}"):
+        form.add_error(None, _("Too many attempts. Wait a minute, then try again."))
+        return render(request, "campaigns/join.html", {"form": form, "code": code, "invitation": found}, status=429)
     if request.method == "POST" and form.is_valid():
         try:
             membership, _created = services.join_campaign(request.user, form.cleaned_data["code"])

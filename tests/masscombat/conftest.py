@@ -11,10 +11,10 @@ import subprocess
 import sys
 import time
 import urllib.request
+import uuid
 from pathlib import Path
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 
 from masscombat.campaigns import services
@@ -59,9 +59,15 @@ def _fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True)
-def _fresh_throttles():
-    """API rate limits count in the cache: each test starts from zero."""
-    cache.clear()
+def _fresh_throttles(settings):
+    """Rate limits count in the cache: each test starts from zero under a key prefix of its own.
+
+    Not ``cache.clear()``: on Redis that empties the database the channel layer
+    of every other test worker shares.
+    """
+    settings.CACHES = {
+        alias: {**config, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"} for alias, config in settings.CACHES.items()
+    }
 
 
 @pytest.fixture
