@@ -333,6 +333,13 @@ def risk_row(comp: str, result: str) -> str:
     return result
 
 
+def cover(hx: dict[str, Any]) -> str:
+    """Cover against shooting for the wound modifier W8 (S6.12)."""
+    if hx["terrain"] == "difficult" and hx["wooded"]:
+        return "wooded_difficult"
+    return "built_up" if hx["built_up"] else "none"
+
+
 def risk_context(x: dict[str, Any], y: dict[str, Any], character: dict[str, Any], kind: str, result: str,
                  blocked: str | None) -> dict[str, Any]:
     """The ``context`` of a combat-risk test of a character on X facing Y (S9.6)."""
@@ -353,7 +360,7 @@ def risk_context(x: dict[str, Any], y: dict[str, Any], character: dict[str, Any]
         "facing_dwarf": any(ch.get("dwarf") for ch in y_engaged),
         "surrounded": bool(x["surrounded"]) or (result == "destroyed" and blocked is not None),
         "vs_shooting": kind == "shooting",
-        "cover": "wooded_difficult" if hx["terrain"] == "difficult" and hx["wooded"] else "built_up" if hx["built_up"] else "none",
+        "cover": cover(hx),
         "behind_wall": hx["wall"],
         "by_impetuous": y["impetuous"] and impetuous_loss,
         "vs_undead": bool(y["undead"]) or any(ch.get("undead") for ch in y_engaged),

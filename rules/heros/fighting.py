@@ -375,14 +375,8 @@ class Fights:
             hx = y["hex"]
             for ch in combat.engaged_characters(y):
                 real = b.chars[ch["id"]]
-                ctx = {"behind_wall": hx["wall"], "vs_shooting": True,
-                       "cover": "wooded_difficult" if hx["terrain"] == "difficult" and hx["wooded"] else
-                       "built_up" if hx["built_up"] else "none"}
-                values = wounds.shot_wound_values(ctx)
-                values["W1"] = wounds.WOUND_MODIFIERS["W1"]["value"] if real["dwarf"] else 0
-                values["W12"] = wounds.WOUND_MODIFIERS["W12"]["value"] if x["undead"] else 0
-                values["W14"] = real["wound_malus"]
-                mods = [wounds.modifier(k, values[k], wounds._label(k)) for k in wounds.WOUND_MODIFIERS if values.get(k)]
+                ctx = {"behind_wall": hx["wall"], "vs_shooting": True, "cover": combat.cover(hx)}
+                mods = wounds.lone_shot_modifiers(real, ctx, bool(x["undead"]))
                 w = wounds.wound_roll(b.dice, b.log, f"wound.{combat_id}.{real['id']}", real["id"], mods, False)
                 real["wound_state"], real["wound_malus"] = wounds.apply_band(real["wound_state"], real["wound_malus"], w.pop("_band"))
                 if w["band"] != "nothing":

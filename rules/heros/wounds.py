@@ -15,7 +15,7 @@ WOUND_OUTCOMES = ("wound", "critical_wound", "wound_and_captured", "critical_and
 CONDITIONS = ("surrounded", "flank", "flee", "recoil")
 
 
-def _label(mid: str) -> str:
+def label(mid: str) -> str:
     return LABELS["modifiers"][mid]
 
 
@@ -43,7 +43,7 @@ def risk_modifiers(row: str, dwarf: bool, ctx: dict[str, Any]) -> list[dict[str,
         "K7": dwarf,
         "K8": ctx["facing_dwarf"],
     }
-    return [modifier(k, spec[k]["value"], _label(k)) for k in spec if applies[k]]
+    return [modifier(k, spec[k]["value"], label(k)) for k in spec if applies[k]]
 
 
 def risk_outcome(row: str, natural: int, modified: int) -> str:
@@ -97,7 +97,7 @@ def situation_wound_modifiers(row: str, dwarf: bool, wound_malus: int, ctx: dict
     values["W12"] = w["W12"]["value"] if ctx["vs_undead"] else 0
     values["W13"] = w["W13"]["value"] if critical else 0
     values["W14"] = wound_malus
-    return [modifier(k, values[k], _label(k)) for k in w if values.get(k)]
+    return [modifier(k, values[k], label(k)) for k in w if values.get(k)]
 
 
 def shot_wound_values(ctx: dict[str, Any]) -> dict[str, int]:
@@ -107,6 +107,15 @@ def shot_wound_values(ctx: dict[str, Any]) -> dict[str, int]:
     if ctx["vs_shooting"]:
         return {"W8": -2 if ctx["cover"] != "none" else -1}
     return {}
+
+
+def lone_shot_modifiers(character: dict[str, Any], ctx: dict[str, Any], shooter_undead: bool) -> list[dict[str, Any]]:
+    """W1, W8/W9, W12 and W14 for a lone character wounded by shooting (S7.5)."""
+    values = shot_wound_values(ctx)
+    values["W1"] = WOUND_MODIFIERS["W1"]["value"] if character.get("dwarf") else 0
+    values["W12"] = WOUND_MODIFIERS["W12"]["value"] if shooter_undead else 0
+    values["W14"] = character.get("wound_malus", 0)
+    return [modifier(k, values[k], label(k)) for k in WOUND_MODIFIERS if values.get(k)]
 
 
 def wound_roll(dice, log: Log, name: str, character_id: str, mods: list[dict[str, Any]], critical: bool) -> dict[str, Any]:
@@ -230,7 +239,7 @@ def duel_wound_modifiers(loser: dict[str, Any], winner_star: dict[str, Any]) -> 
     values["W10"] = w10
     values["W12"] = WOUND_MODIFIERS["W12"]["value"] if winner_star.get("undead") else 0
     values["W14"] = loser.get("wound_malus", 0)
-    return [modifier(k, values[k], _label(k)) for k in WOUND_MODIFIERS if values.get(k)]
+    return [modifier(k, values[k], label(k)) for k in WOUND_MODIFIERS if values.get(k)]
 
 
 def duel(dice, log: Log, names: dict[str, str], a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
