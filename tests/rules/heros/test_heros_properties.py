@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from heros_helpers import heros
 from rules.heros import hexgrid
+from rules.heros.messages import MESSAGES
 from rules.heros.setup import check_stacking
 from rules.heros.state import Battle
 from rules.dice import Dice
@@ -224,5 +225,8 @@ def test_random_legal_battles_reach_their_end(seed, max_turns):
             assert json.dumps(again, sort_keys=True) == json.dumps(result, sort_keys=True)
         state = result["state"]
         assert {c["id"]: c["ep_total"] for c in state["corps"]} == totals
+        for step in result["log"]:
+            for lang in ("en", "fr"):
+                MESSAGES[step["key"]][lang].format(**step["params"])
     assert state["status"] == "ended"
     assert state["result"]["reason"] in ("army_broken", "turn_limit")

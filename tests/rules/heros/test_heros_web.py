@@ -148,3 +148,18 @@ def test_every_logged_key_has_templates_with_its_params(lang):
 
 def test_messages_are_registered_on_the_ruleset():
     assert ruleset.messages is MESSAGES and all(set(v) == {"en", "fr"} for v in MESSAGES.values())
+
+
+def test_every_log_key_in_the_code_has_messages():
+    import ast
+    from pathlib import Path
+
+    import rules.heros
+
+    keys = set()
+    for path in Path(rules.heros.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add" \
+                    and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant):
+                keys.add(node.args[1].value)
+    assert len(keys) > 25 and keys <= set(MESSAGES)
