@@ -10,6 +10,7 @@ schema's title, so a new engine field still gets a readable label.
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 FIELDS = {
     # shared
@@ -319,7 +320,6 @@ CHOICES = {
 # The rulebooks' own French words, shown beside the label (not translated: they are the game's terms).
 TERMS = {
     "synapse": {
-        "name": "Armée",
         "commander": "Commandant en chef",
         "headcount": "Effectif",
         "weapon_damage": "Dmg",
@@ -405,9 +405,26 @@ TERMS = {
 
 
 def label(slug: str, name: str, title: str | None = None) -> tuple:
-    """(label in the reader's language, the rulebook's French term or "")."""
+    """(label in the reader's language, the rulebook's French term, or "" when the label already says it)."""
     shown = FIELDS.get(name) or title or name.replace("_", " ").capitalize()
-    return shown, TERMS.get(slug, {}).get(name, "")
+    term = TERMS.get(slug, {}).get(name, "")
+    return shown, "" if term.casefold() == str(shown).casefold() else term
+
+
+# What a history entry records: the services' and the battles' kinds of change.
+CHANGE_KINDS = {
+    "created": pgettext_lazy("roster change", "created"),
+    "edited": pgettext_lazy("roster change", "edited"),
+    "imported": pgettext_lazy("roster change", "imported"),
+    "losses": pgettext_lazy("roster change", "losses"),
+    "recovered": pgettext_lazy("roster change", "losses recovered"),
+    "experience": pgettext_lazy("roster change", "experience"),
+    "reputation": pgettext_lazy("roster change", "reputation"),
+    "wounded": pgettext_lazy("roster change", "wounded"),
+    "captured": pgettext_lazy("roster change", "captured"),
+    "dead": pgettext_lazy("roster change", "dead"),
+    "aftermath": pgettext_lazy("roster change", "battle aftermath"),
+}
 
 
 def choice(slug: str, value) -> str:

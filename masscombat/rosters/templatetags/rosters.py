@@ -4,7 +4,9 @@ import json
 
 from django import template
 
-from masscombat.rosters import selectors
+from django.utils.html import format_html
+
+from masscombat.rosters import labels, selectors
 
 register = template.Library()
 
@@ -33,3 +35,22 @@ def unit_count(data) -> int:
 def as_json(value) -> str:
     """A value the form cannot break into fields, as JSON text to edit (empty when absent)."""
     return "" if value is None else json.dumps(value, ensure_ascii=False)
+
+
+@register.filter
+def change_kind(kind: str) -> str:
+    return labels.CHANGE_KINDS.get(kind, kind)
+
+
+@register.simple_tag
+def labelled(label, term: str):
+    """A label with the rulebook's French term beside it, unless the label already is that term."""
+    if str(label).casefold() == term.casefold():
+        return format_html("{}", label)
+    return format_html('{} <i lang="fr" class="term">{}</i>', label, term)
+
+
+@register.filter
+def choice_label(value) -> str:
+    """An engine enum value (``melee``, ``reserve``...) in the reader's language."""
+    return labels.choice("", value)
