@@ -283,10 +283,11 @@ class ActionRunner:
         b = self.b
         god = self.god_unit(action["god_id"], f"{where}.god_id")
         self.god_pa(god, 1, where)
-        god["activations"] += 1
         if action["action"] == "move":
             self.god_path(god, action["path"], action["facing"], f"{where}.path", action["id"])
+            god["activations"] += 1
             return
+        god["activations"] += 1
         front = hexgrid.neighbour(god["position"], god["facing"])
         other = b.units.get(action["swap_with"] or "")
         if (other is None or other["side"] != god["side"] or not b.grounded(other) or not hexgrid.same(other["position"], front)

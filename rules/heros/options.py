@@ -147,10 +147,16 @@ def unit_options(b: Battle, unit: dict[str, Any]) -> tuple[list[dict], bool]:
         opts.append(option(f"{side_key}.adventurer_flee", "Turn a recoil into a flight", "boolean", default=False))
     if unit["troop_type"] == "Bm":
         opts.append(option(f"{side_key}.decline_pursuit", "Decline to pursue psiloi or lurkers (I/X)", "boolean", default=False))
+    if side_key == "active" and unit["troop_type"] == "Lu" and unit["status"] == "pool":
+        opts.append(lurker_option(b, unit))
     if side_key == "passive" or not b.on_map(unit):
         return opts, False
     corps = b.corps[unit["corps_id"]]
     d = sheets.derive(unit)
+    if unit["troop_type"] == "Fl":
+        opts.append(flyer_option(b, unit, corps))
+    if unit["troop_type"] == "Gd":
+        opts += god_options(b, unit)
     if must:
         forbidden = []
         general = b.general_of(corps)
@@ -205,6 +211,63 @@ def unit_options(b: Battle, unit: dict[str, Any]) -> tuple[list[dict], bool]:
         opts.append(shooting_option(b, unit))
     opts.append(melee_option(b, unit))
     return opts, must
+
+
+def flyer_option(b: Battle, unit: dict[str, Any], corps: dict[str, Any]) -> dict[str, Any]:
+    """Climb (as a move) or, at high altitude, the hexes within 12 where it may land (S7.3)."""
+    uid = unit["id"]
+    if not unit["high_altitude"]:
+        cost = 1 + sum(s["value"] for s in movement.group_surcharges(b, corps, [unit]))
+        ok = cost <= corps_left(corps) and not unit["projection_failed"]
+        return option("active.actions[kind=climb].units", f"{uid} climbs to high altitude ({cost} PA)", "choice",
+                      allowed=[uid] if ok else [], pa_cost=cost,
+                      forbidden=[] if ok else [why(uid, "not enough PA to climb", "S7.3")])
+    cost = 1 + sum(s["value"] for s in movement.group_surcharges(b, corps, [unit], landing=True))
+    hexes = []
+    if cost <= corps_left(corps):
+        width, height = b.s["map"]["width"], b.s["map"]["height"]
+        for col in range(width):
+            for row in range(height):
+                h = {"col": col, "row": row}
+                if legal(lambda h=h: movement.landing_ok(b, unit, h, "hex")):
+                    hexes.append(h)
+    return option(f"active.actions[kind=land].hexes.{uid}", f"Landing hex of {uid} ({cost} PA)", "hex",
+                  allowed=hexes, pa_cost=cost,
+                  forbidden=[] if hexes else [why(uid, "not enough PA to land", "S7.3")])
+
+
+def god_options(b: Battle, god: dict[str, Any]) -> list[dict[str, Any]]:
+    """A god's own moves and swap, paid from its own PA (S7.11)."""
+    pa = b.s["gods_pa"].get(god["id"], {"available": 0, "spent": 0})
+    left = pa["available"] - pa["spent"]
+    if left < 1:
+        return [option("active.actions[kind=god].god_id", f"Actions of {god['id']}", "choice", allowed=[],
+                       forbidden=[why(god["id"], "the god has no PA left", "S7.11")])]
+    front = hexgrid.neighbour(god["position"], god["facing"])
+    swaps = [u["id"] for u in b.units_at(front) if u["side"] == god["side"] and u["facing"] == god["facing"]
+             and len(b.units_at(front)) == 1 and not b.in_engagement(u["id"]) and not b.in_engagement(god["id"])]
+    return [option("active.actions[kind=god].path", f"Path of {god['id']} (1 god PA)", "list",
+                   allowed=unit_paths(b, god), pa_left=left),
+            option("active.actions[kind=god].swap_with", "Swap with the unit in front", "choice", allowed=swaps)]
+
+
+def lurker_option(b: Battle, lurker: dict[str, Any]) -> dict[str, Any]:
+    """Enemy units a pool lurker may be generated against, front contact (S7.9)."""
+    corps = b.corps[lurker["corps_id"]]
+    cost = lurker["lurker_activations"] + 1
+    allowed, forbidden = [], []
+    for target in b.visible_enemy_units(lurker["side"]):
+        front = hexgrid.neighbour(target["position"], target["facing"])
+        if b.hex(target["position"])["terrain"] not in ("rough", "difficult"):
+            continue
+        if not b.inside(front) or b.units_at(front) or b.chars_at(front) or movement.enter_cost(b, "Lu", "free", front) is None:
+            forbidden.append(why(target["id"], "its front hex is not empty and enterable", "S7.9"))
+        elif cost > corps_left(corps):
+            forbidden.append(why(target["id"], f"generating this lurker costs {cost} PA", "S7.9"))
+        else:
+            allowed.append(target["id"])
+    return option("active.actions[kind=lurker].target_id", f"Target of lurker {lurker['id']} ({cost} PA)", "choice",
+                  allowed=allowed, forbidden=forbidden, pa_cost=cost)
 
 
 def shooting_option(b: Battle, unit: dict[str, Any]) -> dict[str, Any]:

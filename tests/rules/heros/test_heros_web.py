@@ -163,3 +163,25 @@ def test_every_log_key_in_the_code_has_messages():
                     and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant):
                 keys.add(node.args[1].value)
     assert len(keys) > 25 and keys <= set(MESSAGES)
+
+
+def test_flyer_lurker_and_god_options_are_accepted():
+    hexes = [{"col": 5, "row": 5, "terrain": "rough"}]
+    state = setup([unit("x", "r", "Bd", 0, 0), unit("fl", "r", "Fl", 1, 1, ff=2, fm=2, move=8),
+                   unit("thor", "r", "Gd", 3, 3, ff=6, fm=6, move=5), unit("lu", "r", "Lu", 0, 0, status="pool", position=None),
+                   unit("sp", "b", "Sp", 5, 5, facing=0), unit("y", "b", "Bd", 11, 9)],
+                  hexes=hexes, dice={"pa.r": 5, "god_pa.thor": 3})
+    climb = find(options(state, "unit", "fl"), "active.actions[kind=climb].units")
+    assert climb["allowed"] == ["fl"] and climb["pa_cost"] == 1
+    up = play(state, {"actions": [{"id": "c", "kind": "climb", "corps_id": "r", "units": ["fl"]}]}, {"pa.b": 3})
+    red_again = play(up["state"], {}, {"pa.r": 5})["state"]
+    land = find(options(red_again, "unit", "fl"), "active.actions[kind=land].hexes.fl")
+    assert land["pa_cost"] == 2 and {"col": 11, "row": 9} not in land["allowed"] and len(land["allowed"]) > 50
+    for h in land["allowed"][:5]:
+        play(red_again, {"actions": [{"id": "l", "kind": "land", "corps_id": "r", "units": ["fl"], "hexes": {"fl": h}}]}, {"pa.b": 3})
+    lurk = find(options(state, "unit", "lu"), "active.actions[kind=lurker].target_id")
+    assert lurk["allowed"] == ["sp"] and lurk["pa_cost"] == 1
+    play(state, {"actions": [{"id": "l", "kind": "lurker", "unit_id": "lu", "target_id": "sp"}]}, {"pa.b": 3})
+    god_path = find(options(state, "unit", "thor"), "active.actions[kind=god].path")
+    for path in god_path["allowed"][:5]:
+        play(state, {"actions": [{"id": "g", "kind": "god", "god_id": "thor", "path": path}]}, {"pa.b": 3})
