@@ -22,6 +22,8 @@ EXPORT_FORMAT = "masscombat.battle-map"
 EXPORT_VERSION = 1
 NAME_MAX = BattleMap._meta.get_field("name").max_length
 DEFAULT_SIZE = {"square": (20, 14), "hex": (16, 12), "zones": (4, 3)}
+# A zone map needs at least one zone (jdrwiki S3.6); grids start as open ground.
+STARTING_DATA = {"square": {}, "hex": {}, "zones": {"zones": {"z1": {"name": "", "at": [0, 0]}}}}
 
 
 class StaleMap(Exception):
@@ -55,7 +57,7 @@ def create_map(campaign, *, name: str, width: int | None = None, height: int | N
     default_width, default_height = DEFAULT_SIZE[kind]
     width = default_width if width is None else width
     height = default_height if height is None else height
-    cleaned = clean_map(kind, width, height, data or {})
+    cleaned = clean_map(kind, width, height, data or STARTING_DATA[kind])
     battle_map = BattleMap.objects.create(
         campaign=campaign, name=_clean_name(name), kind=kind, width=width, height=height, data=cleaned
     )

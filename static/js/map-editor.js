@@ -46,6 +46,7 @@
     dirty = true;
     say(text.unsaved);
     clearTimeout(previewTimer);
+    form.dataset.busy = "1";  // until the server has redrawn the map
     previewTimer = setTimeout(preview, 300);
   }
 
@@ -209,9 +210,10 @@
     var seq = ++previewSeq;
     post(form.dataset.previewUrl, body()).then(function (r) {
       if (seq !== previewSeq) return;
-      if (r.status === 200) { draw(r.json); showErrors({}); say(dirty ? text.unsaved : ""); }
+      delete form.dataset.busy;
+      if (r.status === 200) { draw(r.json); showErrors({}); if (dirty) say(text.unsaved); }
       else { showErrors(r.json.fields); say(text.invalid, "error"); }
-    }).catch(function () { say(text.offline, "error"); });
+    }).catch(function () { delete form.dataset.busy; say(text.offline, "error"); });
   }
   function save() {
     clearTimeout(previewTimer);

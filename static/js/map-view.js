@@ -67,7 +67,16 @@
     viewport.dispatchEvent(new CustomEvent(name, { bubbles: true, detail: detail }));
   }
 
+  function fitShape(viewport) {
+    // The frame takes the map's proportions (CSS caps its height), so no band of empty space surrounds it.
+    var svg = svgOf(viewport);
+    if (!svg) return;
+    var full = fullBox(svg);
+    viewport.style.aspectRatio = full[2] + " / " + full[3];
+  }
+
   function attach(viewport) {
+    fitShape(viewport);
     if (viewport._mapView) { apply(viewport); return; }
     viewport._mapView = true;
     var pointers = new Map();
@@ -178,7 +187,12 @@
   window.MapView = {
     attach: attach,
     /* Re-apply the current zoom after the SVG inside the viewport was replaced. */
-    refresh: function (viewport) { var svg = svgOf(viewport); if (svg) svg.removeAttribute("data-full"); apply(viewport); },
+    refresh: function (viewport) {
+      var svg = svgOf(viewport);
+      if (svg) svg.removeAttribute("data-full");
+      fitShape(viewport);
+      apply(viewport);
+    },
     reset: function (viewport) { viewport._view = null; apply(viewport); },
   };
   document.addEventListener("DOMContentLoaded", function () { attachAll(document); });

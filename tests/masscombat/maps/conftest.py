@@ -54,3 +54,22 @@ def hex_map(campaign_of):
 @pytest.fixture
 def zones_map(campaign_of):
     return services.create_map(campaign_of("jdrwiki"), name="Loreval", width=3, height=2, data=ZONES_DATA)
+
+
+def _browser_fixtures():
+    """The browser tests' chromium and screenshot fixtures, shared rather than copied."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    name = "masscombat_browser_conftest"
+    if name not in sys.modules:
+        path = Path(__file__).resolve().parents[1] / "browser" / "conftest.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        sys.modules[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules[name])
+    return sys.modules[name]
+
+
+browser = _browser_fixtures().browser
+screenshot = _browser_fixtures().screenshot
