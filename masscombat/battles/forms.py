@@ -119,9 +119,9 @@ def _field(option: dict, adapter):
         if allowed == [False]:
             return None  # nothing to choose: the engine says why in ``forbidden``
         return forms.BooleanField(label=label, required=False, help_text=help_text)
-    if kind == "integer":
+    if kind == "integer":  # its bounds say what is allowed; the engine's reasons would repeat them
         return forms.IntegerField(label=label, required=required, min_value=option.get("min"),
-                                  max_value=option.get("max"), help_text=help_text,
+                                  max_value=option.get("max"),
                                   widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
     if allowed is not None:
         choices = [(json.dumps(value), adapter.value_label(value)) for value in allowed]

@@ -33,6 +33,11 @@ class Slot:
     present: bool
 
 
+def _order(participant) -> tuple:
+    """By side, each side's commander before its heroes."""
+    return (participant.side, participant.kind != "side", participant.name)
+
+
 def _shown(viewer, adapter, declaration, options: dict) -> list:
     if declaration is None:
         return []
@@ -43,7 +48,7 @@ def _shown(viewer, adapter, declaration, options: dict) -> list:
 def slots(viewer, expected: dict, declared: dict, present_ids: set) -> list[Slot]:
     adapter = viewer.adapter
     out = []
-    for participant in viewer.participants:
+    for participant in sorted(viewer.participants, key=_order):
         may_see = viewer.is_gm or participant.side in viewer.sides
         declaration = declared.get(participant.key)
         out.append(Slot(
@@ -61,7 +66,7 @@ def declaration_forms(viewer, declared: dict, posted=None, posted_key: str | Non
     battle = viewer.battle
     if not battle.accepts_declarations:
         return []
-    mine = viewer.participants if viewer.is_gm else viewer.mine
+    mine = sorted(viewer.participants if viewer.is_gm else viewer.mine, key=_order)
     entries = [(p.key, p.kind, p.ref, p.name) for p in mine]
     if viewer.is_gm:
         entries.append((selectors.GM_KEY, "gm", "", _("Game master's overrides")))

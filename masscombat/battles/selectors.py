@@ -129,10 +129,15 @@ def render_step(messages: dict, step: dict, language: str) -> str:
     return step.get("text", "")
 
 
+# Steps that only say "not given, default used" for each omitted field: true, but they bury the story.
+QUIET_KEYS = frozenset({"input.default"})
+
+
 def rendered_log(battle: Battle, steps: list[dict]) -> list[dict]:
     language = (get_language() or "en")[:2]
     messages = registry.get(battle.ruleset).messages
-    return [{"rule": step.get("rule", ""), "text": render_step(messages, step, language)} for step in steps]
+    return [{"rule": step.get("rule", ""), "text": render_step(messages, step, language)}
+            for step in steps if step.get("key") not in QUIET_KEYS]
 
 
 def rounds(battle: Battle) -> list[Round]:

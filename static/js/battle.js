@@ -13,6 +13,8 @@
   var lastSeq = parseInt(room.dataset.lastSeq, 10) || 0;
   var status = document.getElementById("live-status");
   var delay = 500;
+  var socket = null;
+  var retry = null;
   var ROUND_KINDS = { round_resolved: 1, round_undone: 1, status: 1, created: 1 };
 
   function show(online) {
@@ -26,8 +28,9 @@
   function fire(name) { document.body.dispatchEvent(new CustomEvent(name)); }
 
   function connect() {
+    clearTimeout(retry);
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    var socket = new WebSocket(scheme + location.host + path);
+    socket = new WebSocket(scheme + location.host + path);
     socket.onopen = function () {
       delay = 500;
       socket.send(JSON.stringify({ type: "hello", last_seq: lastSeq }));
@@ -44,12 +47,21 @@
     };
     socket.onclose = function (event) {
       show(false);
+      socket = null;
       if (event.code === 4403) return; // no longer allowed to see this battle
-      setTimeout(connect, delay);
+      retry = setTimeout(connect, delay);
       delay = Math.min(delay * 2, 15000);
     };
   }
-  // A phone that wakes up or comes back online reconnects at once.
-  window.addEventListener("online", function () { delay = 500; });
+  // The network went away (phone locked, Wi-Fi to 4G): drop the socket rather than
+  // trust a dead one; when it comes back, reconnect at once and catch up.
+  window.addEventListener("offline", function () { if (socket) socket.close(); });
+  window.addEventListener("online", function () {
+    delay = 500;
+    if (!socket) connect();
+  });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && !socket) { delay = 500; connect(); }
+  });
   connect();
 })();

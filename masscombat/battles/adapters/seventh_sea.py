@@ -54,6 +54,11 @@ class SeventhSea(Adapter):
         "disengaged": _("Disengaged"),
         "engaged": _("Engaged"),
         "front_line": _("Front line"),
+        "active": _("active"),
+        "unconscious": _("unconscious"),
+        "infantry": _("infantry"),
+        "cavalry": _("cavalry"),
+        "artillery": _("artillery"),
     }
 
     def new_battle_input(self, *, name: str, armies: dict, heroes: list, options: dict) -> tuple[dict, list]:
@@ -62,9 +67,13 @@ class SeventhSea(Adapter):
         for side, army in armies.items():
             sides[side] = {**army.data, "name": army.name[:80]}
             participants.append(ParticipantSpec("side", side, side, army.name, army.commander, army_id=army.pk))
-        hero_inputs = []
+        hero_inputs, taken = [], set()
         for hero, side in heroes:
-            ref = f"h{hero.pk}"
+            # The roster's own id reads better in the engine's log ("lucie: die 6..."); h<pk> if it clashes.
+            ref = str(hero.data.get("id") or "")
+            if not ref or ref in taken:
+                ref = f"h{hero.pk}"
+            taken.add(ref)
             hero_inputs.append({**hero.data, "id": ref, "name": hero.name[:80], "side": side,
                                 "player": hero.owner.shown_name[:80] if hero.owner else None})
             participants.append(ParticipantSpec("hero", ref, side, hero.name, hero.owner, hero_id=hero.pk))

@@ -28,3 +28,9 @@ def side_name(battle, side):
 def participant_name(viewer, kind, ref):
     found = viewer.participant(f"{kind}:{ref}")
     return found.name if found else ref
+
+
+@register.simple_tag
+def value_label(battle, value):
+    """An engine value (status, engagement...) in the reader's language."""
+    return adapters.get(battle.ruleset).value_label(value)

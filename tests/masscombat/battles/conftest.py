@@ -51,3 +51,18 @@ def battle(sea_campaign, sea_rosters, gm):
         heroes=[(sea_rosters["lucie"], "a")],
         options={"attacker": "a", "wound_checks": True},
     )
+
+
+def _browser_fixtures():
+    """The browser tests' fixtures (Debian's chromium, screenshots), shared rather than copied."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "browser" / "conftest.py"
+    spec = importlib.util.spec_from_file_location("masscombat_browser_fixtures", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.browser, module.screenshot
+
+
+browser, screenshot = _browser_fixtures()

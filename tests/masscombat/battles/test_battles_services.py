@@ -15,15 +15,14 @@ def declare_all(battle, gm, player, other_player, *, a="march", b="entrenchment"
     n = battle.current_round
     services.declare(player, battle.pk, "side:a", {"sides.a.strategy": a}, expected_round=n)
     services.declare(other_player, battle.pk, "side:b", {"sides.b.strategy": b}, expected_round=n)
-    services.declare(player, battle.pk, "hero:h%d" % battle.participants.get(kind="hero").hero_id,
-                     {"heroes.h%d.engagement" % battle.participants.get(kind="hero").hero_id: "support"},
-                     expected_round=n)
+    hero = battle.participants.get(kind="hero").ref
+    services.declare(player, battle.pk, f"hero:{hero}", {f"heroes.{hero}.engagement": "support"}, expected_round=n)
 
 
 def test_a_battle_starts_from_the_engine(battle):
     assert battle.status == Battle.Status.RUNNING
     assert battle.state["ruleset"] == "seventh_sea" and battle.state["round"] == 0
-    assert {p.key for p in battle.participants.all()} == {"side:a", "side:b", f"hero:h{battle.participants.get(kind='hero').hero_id}"}
+    assert {p.key for p in battle.participants.all()} == {"side:a", "side:b", "hero:lucie"}
     assert battle.setup["input"]["sides"]["a"]["name"] == "Montaigne"
 
 
@@ -100,7 +99,7 @@ def test_the_battle_ends_and_the_aftermath_is_written_once(battle, gm, player, o
     lucie = Hero.objects.get(pk=sea_rosters["lucie"].pk)
     changes = RosterChange.objects.filter(hero=lucie, source_kind="battle")
     assert changes.count() == 1 and changes.get().source_id == battle.pk
-    ref = f"h{lucie.pk}"
+    ref = "lucie"
     assert lucie.data["reputation"] == battle.aftermath["heroes"][ref]["reputation_after"]
     battle.refresh_from_db()
     assert battle.status == Battle.Status.CLOSED

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from masscombat.battles import demo as battles_demo
 from masscombat.campaigns import selectors, services
 from masscombat.campaigns.models import Campaign
 from masscombat.campaigns.rulesets import Ruleset
@@ -55,6 +56,8 @@ class Command(BaseCommand):
                 campaign.memberships.get_or_create(user=player, defaults={"role": Role.PLAYER})
             if selectors.active_invitation(campaign) is None:
                 services.regenerate_invitation(campaign, by=gm)
+            if ruleset == Ruleset.SEVENTH_SEA:
+                battles_demo.load(campaign, gm, players)  # a battle ready to play at round 1
             rosters_demo.load(campaign, gm, players)  # the spec's worked-example armies and heroes
         self.stdout.write(self.style.SUCCESS("Demo data ready. Log in with any of these (password for all):"))
         for username, _name in [GM, *PLAYERS]:

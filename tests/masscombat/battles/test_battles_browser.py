@@ -1,0 +1,129 @@
+"""A whole 7th Sea battle in three browsers through daphne: a GM and two players.
+
+The GM on a desktop in English, Aline on a 390x844 phone in French, Bastien
+on a phone in English.  The players declare from their phones, the GM
+resolves, everyone sees each result without reloading; Aline's phone loses
+its network for a round and catches up when it comes back; the GM ends the
+battle and writes the aftermath to the rosters.  Screenshots go to
+``.screenshots/``.
+"""
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+# The machine is shared: give page updates time rather than fail on a slow second.
+expect.set_options(timeout=15_000)
+
+SHOTS = Path(__file__).resolve().parents[3] / ".screenshots"
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+
+
+def log_in(page, base, username):
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", "masscombat-demo")
+    page.locator("main button[type=submit]").click()
+
+
+def open_battle(page):
+    page.locator("a", has_text="Démo — 7th Sea").first.click()
+    page.locator("a", has_text="Bataille du col de la Rose").click()
+    expect(page.locator("#live-status.online")).to_be_visible(timeout=10_000)
+
+
+def declare(page, side, strategy, engagement, button):
+    form = page.locator(f'form[data-participant="side:{side}"]')
+    form.locator("label.choice", has_text=strategy).click()
+    form.get_by_role("button", name=button).click()
+    expect(page.locator(f'form[data-participant="side:{side}"].declared')).to_be_visible()
+    hero = page.locator('form[data-participant^="hero:"]')
+    hero.locator("label.choice", has_text=engagement).first.click()
+    hero.get_by_role("button", name=button).click()
+    expect(page.locator('form[data-participant^="hero:"].declared')).to_be_visible()
+
+
+def no_horizontal_scroll(page):
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def test_a_whole_battle_with_a_gm_and_two_phones(browser, daphne_server, screenshot):
+    base = daphne_server(demo=True)
+    gm = browser.new_context(locale="en-GB", **DESKTOP).new_page()
+    aline_context = browser.new_context(locale="fr-FR", **PHONE)
+    aline = aline_context.new_page()
+    bastien = browser.new_context(locale="en-GB", **PHONE).new_page()
+    for page, username in ((gm, "demo-gm"), (aline, "demo-player1"), (bastien, "demo-player2")):
+        log_in(page, base, username)
+        open_battle(page)
+    screenshot(aline, "battle-fr-phone-1-declare")
+    no_horizontal_scroll(aline)
+    no_horizontal_scroll(bastien)
+
+    # Round 1: both players declare from their phones; the GM sees it arrive, not the content for the others.
+    declare(aline, "a", "Enveloppement", "Soutien", "Déclarer")
+    expect(bastien.locator('.slot.done[data-key="side:a"]')).to_be_visible(timeout=10_000)
+    expect(bastien.locator("#battle-status")).not_to_contain_text("Enveloppement")
+    declare(bastien, "b", "En rangs", "Engaged", "Declare")
+    expect(gm.locator(".slot.done")).to_have_count(4, timeout=10_000)
+    screenshot(gm, "battle-en-desktop-1-all-declared")
+    gm.get_by_role("button", name="Resolve round 1").click()
+    expect(gm.locator(".round-head h2")).to_have_text("Round 2")
+    for page, title in ((aline, "Tour 1"), (bastien, "Round 1")):
+        expect(page.locator("#battle-reports .report").first).to_contain_text(title, timeout=10_000)
+    expect(aline.locator(".round-head h2")).to_have_text("Tour 2", timeout=10_000)
+    screenshot(aline, "battle-fr-phone-2-round-report")
+    aline.locator("#battle-reports .report").first.screenshot(path=str(SHOTS / "battle-fr-phone-2b-report-detail.png"))
+    screenshot(bastien, "battle-en-phone-1-round-report")
+
+    # Aline's phone loses the network: round 2 is declared for her by the GM and resolved meanwhile.
+    aline_context.set_offline(True)
+    expect(aline.locator("#live-status.offline")).to_be_visible(timeout=15_000)
+    declare(bastien, "b", "En rangs", "Engaged", "Declare")
+    gm.locator("details.gm-declare > summary", has_text="Montaigne").click()
+    gm_form = gm.locator('form[data-participant="side:a"]')
+    gm_form.locator("label.choice", has_text="Charge").first.click()
+    gm_form.get_by_role("button", name="Declare").click()
+    expect(gm.locator('.slot.done[data-key="side:a"]')).to_be_visible(timeout=10_000)
+    gm.get_by_role("button", name="Resolve round 2").click()  # refused: Lucie's engagement is missing
+    expect(gm.locator(".message.error")).to_contain_text("engagement")
+    gm.locator("details.gm-declare > summary", has_text="Lucie").click()
+    gm_hero = gm.locator('form[data-participant^="hero:"]').first
+    gm_hero.locator("label.choice", has_text="Support").click()
+    gm_hero.get_by_role("button", name="Declare").click()
+    expect(gm.locator(".slot.done")).to_have_count(4, timeout=10_000)
+    gm.get_by_role("button", name="Resolve round 2").click()
+    expect(gm.locator(".round-head h2")).to_have_text("Round 3")
+    aline_context.set_offline(False)
+    expect(aline.locator("#live-status.online")).to_be_visible(timeout=20_000)
+    expect(aline.locator(".round-head h2")).to_have_text("Tour 3", timeout=10_000)
+    expect(aline.locator("#battle-reports .report").first).to_contain_text("Tour 2")
+    screenshot(aline, "battle-fr-phone-3-caught-up")
+
+    # The GM undoes round 2, resolves it again (same dice), then ends the battle and confirms the aftermath.
+    gm.get_by_role("button", name="Undo round 2").click()
+    expect(gm.locator(".round-head h2")).to_have_text("Round 2")
+    expect(aline.locator(".round-head h2")).to_have_text("Tour 2", timeout=10_000)
+    gm.get_by_role("button", name="Resolve round 2").click()
+    expect(gm.locator(".round-head h2")).to_have_text("Round 3")
+    expect(gm.locator(".timeline svg polyline")).to_have_count(2)
+    screenshot(gm, "battle-en-desktop-2-timeline")
+    gm.locator("details.end-battle summary").click()
+    gm.locator("details.end-battle label.choice", has_text="Montaigne").click()
+    gm.get_by_role("button", name="End the battle", exact=True).click()
+    expect(gm.locator(".aftermath")).to_contain_text("Lucie")
+    screenshot(gm, "battle-en-desktop-3-aftermath")
+    expect(aline.locator(".aftermath")).to_contain_text("Le meneur de jeu vérifie le bilan", timeout=10_000)
+    gm.get_by_role("button", name="Confirm and write to the rosters").click()
+    expect(gm.locator(".aftermath")).to_contain_text("The aftermath is written to the rosters.")
+    expect(aline.locator(".aftermath")).to_contain_text("Le bilan est reporté", timeout=10_000)
+    screenshot(aline, "battle-fr-phone-4-closed")
+    no_horizontal_scroll(aline)
+
+    gm.get_by_role("link", name="Replay").click()
+    expect(gm.locator(".replay-step .badge.danger")).to_have_count(0)
+    expect(gm.locator(".replay-step")).to_have_count(3)
+    screenshot(gm, "battle-en-desktop-4-replay")
