@@ -37,5 +37,5 @@ def test_pages_fit_a_small_phone(browser, live_server, client, campaign, gm, lan
     # The campaign page also carries the other apps' sections: the width rule holds for all of it.
     page.goto(live_server.url + campaign.get_absolute_url())
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    screenshot(page, f"{lang}-phone360-password-change")
+    screenshot(page, f"{lang}-phone360-campaign")
     context.close()
