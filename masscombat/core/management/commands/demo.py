@@ -14,6 +14,7 @@ from masscombat.battles import demo as battles_demo
 from masscombat.campaigns import selectors, services
 from masscombat.campaigns.models import Campaign
 from masscombat.campaigns.rulesets import Ruleset
+from masscombat.maps import demo as maps_demo
 from masscombat.rosters import demo as rosters_demo
 from masscombat.core.permissions import Role
 
@@ -59,6 +60,7 @@ class Command(BaseCommand):
             if ruleset == Ruleset.SEVENTH_SEA:
                 battles_demo.load(campaign, gm, players)  # a battle ready to play at round 1
             rosters_demo.load(campaign, gm, players)  # the spec's worked-example armies and heroes
+            maps_demo.load(campaign)  # a battle map for the games played on one
         self.stdout.write(self.style.SUCCESS("Demo data ready. Log in with any of these (password for all):"))
         for username, _name in [GM, *PLAYERS]:
             self.stdout.write(f"  {username:<14} {PASSWORD}")
