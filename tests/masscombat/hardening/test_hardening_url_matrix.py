@@ -18,11 +18,6 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from masscombat.battles import services as battle_services
-from masscombat.campaigns import services as campaign_services
-from masscombat.core.permissions import Role
-from masscombat.maps import services as map_services
-from masscombat.rosters import services as roster_services
 from masscombat.routing import websocket_urlpatterns
 
 pytestmark = pytest.mark.django_db
@@ -30,42 +25,6 @@ pytestmark = pytest.mark.django_db
 ROLES = ("anonymous", "outsider", "other_side", "player", "gm")
 LOGIN = "login"  # a redirect to the login page
 ADMIN_LOGIN = "admin-login"
-
-
-@pytest.fixture
-def world(gm, player, outsider, make_user):
-    """A 7th Sea campaign with a battle between side A (Pippin's) and side B (Merry's), and a map campaign."""
-    other = make_user("merry", display_name="Merry")
-    campaign_services.create_campaign(outsider, name="Isengard", ruleset="heros")
-    sea = campaign_services.create_campaign(gm, name="Théah", ruleset="seventh_sea")
-    zones = campaign_services.create_campaign(gm, name="Loreval", ruleset="jdrwiki")
-    for campaign in (sea, zones):
-        campaign.memberships.create(user=player, role=Role.PLAYER)
-        campaign.memberships.create(user=other, role=Role.PLAYER)
-    campaign_services.regenerate_invitation(sea, by=gm)
-    army_a = roster_services.create_army(
-        sea, name="Montaigne", user=gm, commander=player,
-        data={"name": "Montaigne", "troops": 2000, "general": {"wits": 2, "strategy": 3, "incitation": 1}},
-    )
-    army_b = roster_services.create_army(
-        sea, name="Castille", user=gm, commander=other,
-        data={"name": "Castille", "troops": 2000, "general": {"wits": 3, "strategy": 1}, "free_raises": 0},
-    )
-    hero = roster_services.create_hero(
-        sea, name="Lucie", user=gm, owner=player, army=army_a,
-        data={"id": "lucie", "name": "Lucie", "side": "a", "wits": 2, "tactics": 3, "leadership": 2,
-              "brawn": 3, "resolve": 2, "unit_type": "artillery", "reputation": 10},
-    )
-    battle = battle_services.create_battle(
-        sea, gm, name="Bataille du col", armies={"a": army_a, "b": army_b}, heroes=[(hero, "a")],
-        options={"attacker": "a", "wound_checks": True},
-    )
-    battle_map = map_services.create_map(zones, name="Le gué", width=3, height=2)
-    return {
-        "sea": sea, "zones": zones, "army": army_a, "hero": hero, "battle": battle, "map": battle_map,
-        "target": other, "users": {"anonymous": None, "outsider": outsider, "other_side": other,
-                                    "player": player, "gm": gm},
-    }
 
 
 @dataclass
