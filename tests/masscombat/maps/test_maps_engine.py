@@ -145,3 +145,14 @@ def test_export_import_round_trip_and_kind_check(square_map, hex_map, campaign):
 def test_duplicate_is_a_new_map_with_the_same_terrain(square_map):
     twin = services.duplicate_map(square_map)
     assert twin.pk != square_map.pk and twin.data == square_map.data and "The ford" in twin.name
+
+
+def test_demo_maps_are_valid_and_loaded_once(campaign_of):
+    from masscombat.maps import demo
+
+    for ruleset in ("dnd5e", "heros", "jdrwiki"):
+        made = campaign_of(ruleset)
+        first = demo.load(made)
+        assert demo.load(made) == first and made.maps.count() == 1
+        assert first.data  # terrain was painted
+    assert demo.load(campaign_of("seventh_sea")) is None
