@@ -172,3 +172,8 @@ def test_campaign_page_queries_do_not_grow_with_members(client_for, gm, campaign
     for i in range(6):
         campaign.memberships.create(user=make_user(f"extra{i}"), role="player")
     assert count() == few
+
+
+def test_admin_shows_a_campaign_with_its_members(admin_client, campaign):
+    response = admin_client.get(reverse("admin:campaigns_campaign_change", args=[campaign.pk]))
+    assert response.status_code == 200 and "Pippin" in response.content.decode()
