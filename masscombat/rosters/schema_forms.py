@@ -53,6 +53,7 @@ class Field:
     key: str | None = None
     variants: list = field(default_factory=list)
     variant: str = ""
+    caption: str = ""  # a list item's own name, shown in its legend
 
 
 def _resolve(schema: dict, defs: dict) -> dict:
@@ -91,6 +92,16 @@ def _variants(schema: dict, defs: dict) -> list[tuple[str, dict]] | None:
             return None
         found.append((consts[0][1], option))
     return found
+
+
+def _entries(schema: dict) -> dict | None:
+    """The schema of every value of an object keyed by id (``additionalProperties`` or one pattern)."""
+    if isinstance(schema.get("additionalProperties"), dict):
+        return schema["additionalProperties"]
+    patterns = schema.get("patternProperties")
+    if isinstance(patterns, dict) and len(patterns) == 1:
+        return next(iter(patterns.values()))
+    return None
 
 
 def _scalar_kind(schema: dict, nullable: bool = False) -> str | None:
@@ -142,7 +153,7 @@ class Builder:
             return self.union(variants, value, common)
         if schema.get("type") == "object" and "properties" in schema:
             return self.group(schema, value, path, common)
-        if schema.get("type") == "object" and isinstance(schema.get("additionalProperties"), dict):
+        if schema.get("type") == "object" and _entries(schema) is not None:
             return self.mapping(schema, value, path, common)
         if schema.get("type") == "array":
             items = _resolve(schema.get("items", {}), self.defs)
@@ -184,13 +195,13 @@ class Builder:
         children = []
         for index, item in enumerate(items):
             child = self.node(item_schema, item, f"{path}[{index}]", "", True)
-            child.index = index
+            child.index, child.caption = index, _caption(item)
             children.append(child)
         return Field(kind="list", children=children, **common)
 
     def mapping(self, schema: dict, value: Any, path: str, common: dict) -> Field:
         entries = value if isinstance(value, dict) else {}
-        item_schema = schema["additionalProperties"]
+        item_schema = _entries(schema)
         names = _resolve(schema.get("propertyNames", {}), self.defs).get("enum")
         if names and _scalar_kind(_resolve(item_schema, self.defs)):
             # A fixed set of optional keys (JdRWiki hero bonuses): one field per key, empty = absent.
@@ -199,10 +210,18 @@ class Builder:
         children = []
         for index, (key, item) in enumerate(entries.items()):
             child = self.node(item_schema, item, f"{path}[{index}]", "", True)
-            child.index, child.key = index, key
+            child.index, child.key, child.caption = index, key, _caption(item) or key
             child.error = child.error or self.errors.get(f"{path}.{key}", "")
             children.append(child)
         return Field(kind="list", key="", children=children, **common)
+
+
+def _caption(item: Any) -> str:
+    if isinstance(item, dict):
+        for name in ("name", "id", "profile", "character_id"):
+            if isinstance(item.get(name), str) and item[name]:
+                return item[name]
+    return ""
 
 
 def build(slug: str, schema: dict, value: Any, errors: dict[str, str] | None = None) -> Field:
@@ -247,7 +266,7 @@ class Reader:
             return present, found
         if schema.get("type") == "object" and "properties" in schema:
             return self.obj(schema, path, nullable)
-        if schema.get("type") == "object" and isinstance(schema.get("additionalProperties"), dict):
+        if schema.get("type") == "object" and _entries(schema) is not None:
             return self.mapping(schema, path)
         if schema.get("type") == "array":
             items = _resolve(schema.get("items", {}), self.defs)
@@ -293,7 +312,7 @@ class Reader:
         return items
 
     def mapping(self, schema: dict, path: str) -> tuple[bool, Any]:
-        item_schema = schema["additionalProperties"]
+        item_schema = _entries(schema)
         names = _resolve(schema.get("propertyNames", {}), self.defs).get("enum")
         if names and _scalar_kind(_resolve(item_schema, self.defs)):
             fixed = {"type": "object", "properties": {name: item_schema for name in names}}

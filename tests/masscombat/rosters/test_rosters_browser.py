@@ -100,3 +100,27 @@ def test_gm_builds_hannibals_army_on_a_phone(browser, live_server, screenshot, g
     screenshot(page, f"rosters-{lang}-desktop-editor")
     desktop.close()
     assert army.version == 2 and army.data["units"][1]["headcount"] == 250
+
+
+@pytest.mark.parametrize("slug", ["jdrwiki", "seventh_sea", "heros", "synapse", "dnd5e"])
+def test_every_rulesets_pages_fit_a_phone(browser, live_server, screenshot, gm, slug):
+    """The worked examples' army and hero pages and editors: readable at 390 px, no sideways scrolling."""
+    from masscombat.rosters import examples, services
+
+    campaign = campaign_services.create_campaign(gm, name=f"Démo {slug}", ruleset=slug)
+    army_name, army_data = next(iter(examples.ARMIES[slug].items()))
+    hero_name, hero_data = next(iter(examples.HEROES[slug].items()))
+    army = services.create_army(campaign, name=army_name, user=gm, data=army_data)
+    hero = services.create_hero(campaign, name=hero_name, user=gm, data=hero_data)
+    for lang in ("en", "fr"):
+        context = browser.new_context(locale=LOCALES[lang], **PHONE)
+        page = context.new_page()
+        log_in(page, live_server.url, gm)
+        for item, label in ((army, "army"), (hero, "hero")):
+            for suffix, step in (("", "page"), ("edit/", "editor")):
+                page.goto(f"{live_server.url}{item.get_absolute_url()}{suffix}")
+                expect(page.locator("#sheet")).to_be_visible()
+                assert not page.locator(".sheet-problems").count(), page.locator(".sheet-problems").inner_text()
+                assert fits(page), (slug, label, step)
+                page.screenshot(path=str(SHOTS / f"rosters-{slug}-{lang}-phone-{label}-{step}.png"))
+        context.close()
