@@ -222,3 +222,19 @@ def map_view(battle_state: dict, ruleset: str, viewer_side: str | None, selected
             if viewer_side is None or piece["mine"]:
                 highlights = legal_moves(battle_state, ruleset, piece)
     return {"source": _source(state, battle_map), "pieces": pieces, "highlights": highlights, "hidden": hidden}
+
+
+def area_preview(battle_state: dict, *, shape: str, size_m: float, origin, direction: str | None = None,
+                 extra_side: str = "high") -> list:
+    """The squares a D&D 5e area of effect would cover, from the engine's ``area-template`` (S6.9).
+
+    What the battle room draws as ``template`` while a player aims a spell,
+    before declaring it; the engine also raises ``InvalidInput`` for a
+    template it cannot place (a cone without a direction, say).
+    """
+    grid = battle_state["map"]
+    payload = {"shape": shape, "size_m": size_m, "origin": list(origin), "extra_side": extra_side,
+               "map": {"width": grid["width"], "height": grid["height"]}}
+    if direction is not None:
+        payload["direction"] = direction
+    return registry.run("dnd5e", "area-template", payload)["squares"]

@@ -125,3 +125,19 @@ def test_legend_lists_what_is_drawn():
     source = {"width": 3, "height": 3, "hexes": [{"col": 0, "row": 0, "terrain": "rough", "river": True}]}
     keys = dict(legend(source, [{"id": "u", "badges": ["routed"]}]))
     assert {"t-open", "t-rough", "f-river", "b-routed"} <= set(keys)
+
+
+def test_area_preview_is_the_engines_template_drawn_on_the_map(dnd_state):
+    from masscombat.maps.selectors import area_preview
+    from rules.errors import InvalidInput
+
+    squares = area_preview(dnd_state, shape="sphere", size_m=6, origin=[8, 6])
+    engine = registry.run("dnd5e", "area-template", {"shape": "sphere", "size_m": 6, "origin": [8, 6],
+                                                     "map": {"width": dnd_state["map"]["width"],
+                                                             "height": dnd_state["map"]["height"]}})
+    assert squares == engine["squares"] and len(squares) > 1
+    view = map_view(dnd_state, "dnd5e", "A")
+    svg = render_map_svg(view["source"], pieces=view["pieces"], template=squares)
+    assert svg.count('class="tpl"') == len(squares)
+    with pytest.raises(InvalidInput):
+        area_preview(dnd_state, shape="cone", size_m=9, origin=[8, 6])
