@@ -130,6 +130,8 @@ DATABASES = {
         # A connection kept across requests is checked first: after a database restart
         # the next request reconnects instead of failing on a dead socket.
         conn_health_checks=True,
+        # Test runs sharing one server (bin/test, developers side by side) each name their own.
+        test_options={"NAME": os.environ["TEST_DATABASE_NAME"]} if os.environ.get("TEST_DATABASE_NAME") else {},
     )
 }
 

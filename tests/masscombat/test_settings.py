@@ -23,6 +23,7 @@ db = settings.DATABASES["default"]
 print(json.dumps({
     "debug": settings.DEBUG,
     "engine": db["ENGINE"], "name": str(db["NAME"]), "host": db.get("HOST", ""),
+    "test_name": db.get("TEST", {}).get("NAME"),
     "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
     "layer_hosts": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts"),
     "allowed_hosts": settings.ALLOWED_HOSTS, "csrf": settings.CSRF_TRUSTED_ORIGINS,
@@ -32,7 +33,7 @@ print(json.dumps({
 """
 VARIABLES = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS",
              "EMAIL_BACKEND", "SECURE_SSL_REDIRECT", "SECURE_COOKIES", "SECURE_HSTS_SECONDS",
-             "DJANGO_ALLOW_ASYNC_UNSAFE")
+             "DJANGO_ALLOW_ASYNC_UNSAFE", "TEST_DATABASE_NAME")
 
 
 def run(code, **env):
@@ -64,6 +65,8 @@ def test_services_from_urls():
     assert (found["name"], found["host"]) == ("battles", "db.example")
     assert found["layer"] == "channels_redis.core.RedisChannelLayer"
     assert found["layer_hosts"] == ["redis://cache:6379/2"]
+    assert found["test_name"] is None
+    assert load(DATABASE_URL="postgres://db/x", TEST_DATABASE_NAME="test_run_42")["test_name"] == "test_run_42"
 
 
 def test_production_is_strict():
