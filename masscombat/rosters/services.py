@@ -98,6 +98,8 @@ def update_hero(
     adapter.validate_hero(data)
     locked = Hero.objects.select_for_update().get(pk=hero.pk)
     _check_version(locked, expected_version)
+    if kind == "edited" and fields.get("status", locked.status) != locked.status:
+        kind = fields["status"]  # "wounded", "dead"...: the history says what happened, not just "edited"
     before = locked.data
     locked.data = data
     for name, value in fields.items():

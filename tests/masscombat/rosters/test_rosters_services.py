@@ -67,3 +67,12 @@ def test_battle_aftermath_is_recorded_with_its_battle(synapse_campaign, gm):
     change = army.changes.last()
     assert (change.kind, change.source_kind, change.source_id, change.source_label) == ("losses", "battle", 42, "Cannae")
     assert change.summary == {"strength": 2000}
+
+
+def test_a_hero_status_change_is_recorded_as_what_happened(synapse_campaign, gm):
+    hero = services.create_hero(synapse_campaign, name="Maharbal", user=gm)
+    hero = services.update_hero(hero, hero.data, user=gm, expected_version=1, status="wounded")
+    assert hero.changes.last().kind == "wounded"
+    hero = services.update_hero(hero, hero.data, user=gm, expected_version=2, kind="dead", status="dead",
+                                source_kind="battle", source_id=7, source_label="Zama")
+    assert (hero.status, hero.changes.last().kind, hero.changes.last().source_label) == ("dead", "dead", "Zama")

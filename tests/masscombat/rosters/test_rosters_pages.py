@@ -1,0 +1,59 @@
+"""Pages beyond the editor: import and export as JSON, the army page's sheet, log and history."""
+
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from masscombat.rosters import examples, services
+from masscombat.rosters.models import Army, Hero
+
+pytestmark = pytest.mark.django_db
+
+
+def test_export_then_import_a_file_into_another_campaign(campaign_for, gm, client_for):
+    source, target = campaign_for("synapse"), campaign_for("synapse")
+    army = services.create_army(source, name="Carthage", user=gm, data=examples.SYNAPSE_ARMIES["Ost d'Hannibal"])
+    client = client_for(gm)
+    exported = client.get(f"{army.get_absolute_url()}export.json")
+    assert exported["Content-Disposition"] == 'attachment; filename="carthage.json"'
+    upload = SimpleUploadedFile("carthage.json", exported.content, content_type="application/json")
+    response = client.post(f"/campaigns/{target.pk}/armies/new/?import", {"name": "", "file": upload})
+    copy = Army.objects.get(campaign=target)
+    assert response.status_code == 302 and response["Location"] == copy.get_absolute_url()
+    assert copy.name == "Ost d'Hannibal" and copy.data == army.data
+    assert copy.changes.get().source_kind == "import"
+
+
+def test_pasted_json_that_the_rules_refuse_is_not_imported(campaign_for, gm, client_for):
+    campaign = campaign_for("jdrwiki")
+    bad = dict(examples.JDRWIKI_HEROES["Ildar Adeldiral"], level=99)
+    response = client_for(gm).post(f"/campaigns/{campaign.pk}/heroes/new/?import",
+                                   {"name": "Ildar", "text": json.dumps(bad)})
+    assert response.status_code == 200
+    assert "level" in response.content.decode() and not Hero.objects.exists()
+    response = client_for(gm).post(f"/campaigns/{campaign.pk}/heroes/new/?import", {"name": "X", "text": "{oops"})
+    assert "not valid JSON" in response.content.decode() and not Hero.objects.exists()
+
+
+def test_a_new_army_starts_from_the_engines_blank_and_opens_the_editor(campaign_for, gm, client_for):
+    campaign = campaign_for("dnd5e")
+    response = client_for(gm).post(f"/campaigns/{campaign.pk}/armies/new/", {"name": "Légion"})
+    army = Army.objects.get(campaign=campaign)
+    assert response["Location"] == f"{army.get_absolute_url()}edit/"
+    assert army.data["name"] == "Légion" and army.data["units"]
+
+
+def test_army_page_shows_the_sheet_its_explanation_in_french_and_the_history(campaign_for, gm, client_for):
+    campaign = campaign_for("synapse")
+    army = services.create_army(campaign, name="Carthage", user=gm, data=examples.SYNAPSE_ARMIES["Ost d'Hannibal"])
+    services.update_army(army, army.data, user=None, expected_version=1, kind="losses", source_kind="battle",
+                         source_id=3, source_label="Trasimène", summary={"strength": 1900})
+    client = client_for(gm)
+    page = client.get(army.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Ordre de bataille" in page or "Fiche d’ordre de bataille" in page
+    assert "Potentiel" in page and "851" in page
+    assert "Trasimène" in page and "pertes" in page and "<polyline" in page
+    assert 'class="strength-dot battle"' in page
+    # The explanation is the engine's log in the reader's language (its French template, S4.9).
+    assert "S4.9" in page and "Hannibal" in page
