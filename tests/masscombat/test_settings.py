@@ -100,3 +100,12 @@ def test_check_deploy_is_clean_without_debug():
         capture_output=True, text=True, timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_every_variable_is_documented_in_the_readme():
+    import re
+
+    source = (ROOT / "masscombat" / "settings.py").read_text()
+    names = set(re.findall(r'(?:env_(?:bool|int|list)\(|environ(?:\.get\(|\[))"([A-Z_]+)"', source))
+    readme = (ROOT / "README.md").read_text()
+    assert names and not {name for name in names if f"`{name}`" not in readme}
