@@ -3,6 +3,10 @@
 Every allowed value is produced by the same checks ``resolve-round`` applies
 (paths are proposed by a search and then confirmed by ``movement``), so a
 declaration built from allowed values passes the round's validation.
+Options describe the state as it is now: when a declaration chains several
+actions, the later ones see the effects of the earlier ones (PA already
+spent, hexes now occupied, a general carried to high altitude and so absent),
+which the UI must account for as it builds the ordered list.
 """
 
 from __future__ import annotations

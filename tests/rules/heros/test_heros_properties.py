@@ -130,10 +130,49 @@ def declarations(state: dict, rng: random.Random) -> dict:
             actions.append({"id": f"v-{u['id']}", "kind": "advance", "corps_id": u["corps_id"], "units": [u["id"]],
                             "paths": {u["id"]: path}})
         busy.add(u["id"])
+    for u in [x for x in state["units"] if x["side"] == side and x["status"] == "pool"]:
+        lurk = find(options(state, "unit", u["id"])["options"], "active.actions[kind=lurker].target_id")
+        targets = [t for t in lurk["allowed"] if lurk["pa_cost"] <= pa_left[u["corps_id"]]]
+        if targets and rng.random() < 0.5:
+            target = next(x for x in state["units"] if x["id"] == rng.choice(targets))
+            front = hexgrid.neighbour(target["position"], target["facing"])
+            if hexgrid.key(front) not in claimed:
+                claimed.add(hexgrid.key(front))
+                pa_left[u["corps_id"]] -= lurk["pa_cost"]
+                actions.append({"id": f"l-{u['id']}", "kind": "lurker", "unit_id": u["id"], "target_id": target["id"]})
+                busy.add(target["id"])
     for u in rng.sample(units, len(units)):
         if u["id"] in busy:
             continue
         opts = options(state, "unit", u["id"])["options"]
+        special = find(opts, "active.actions[kind=climb]") or find(opts, "active.actions[kind=land]") \
+            or find(opts, "active.actions[kind=god].path")
+        if special and special["allowed"] and rng.random() < 0.4:
+            riders = [c for c in state["characters"] if c["stacked_on"] == u["id"]]
+            if special["path"].startswith("active.actions[kind=climb]") and special["pa_cost"] <= pa_left[u["corps_id"]] \
+                    and not riders:  # a general carried up would make later costs of this bound stale (S_ABS)
+                pa_left[u["corps_id"]] -= special["pa_cost"]
+                actions.append({"id": f"u-{u['id']}", "kind": "climb", "corps_id": u["corps_id"], "units": [u["id"]]})
+                busy.add(u["id"])
+                continue
+            if special["path"].startswith("active.actions[kind=land]") and special["pa_cost"] <= pa_left[u["corps_id"]]:
+                spots = [h for h in special["allowed"] if hexgrid.key(h) not in claimed]
+                if spots:
+                    spot = rng.choice(spots)
+                    claimed.add(hexgrid.key(spot))
+                    pa_left[u["corps_id"]] -= special["pa_cost"]
+                    actions.append({"id": f"d-{u['id']}", "kind": "land", "corps_id": u["corps_id"], "units": [u["id"]],
+                                    "hexes": {u["id"]: spot}})
+                    busy.add(u["id"])
+                    continue
+            if special["path"].startswith("active.actions[kind=god]"):
+                paths = [p for p in special["allowed"] if free(p)]
+                if paths:
+                    path = rng.choice(paths)
+                    claimed.update(hexgrid.key(h) for h in path)
+                    actions.append({"id": f"g-{u['id']}", "kind": "god", "god_id": u["id"], "path": path})
+                    busy.add(u["id"])
+                    continue
         move = find(opts, "active.actions[kind=move].paths")
         roll = rng.random()
         if roll < 0.35 and move and move["allowed"] and move.get("pa_cost", 99) <= pa_left[u["corps_id"]]:
