@@ -74,7 +74,7 @@ class ActionRunner:
                 raise bad(f"{where}.pa_source", "an adventurer's own PA moves one adventurer unit only")
             adventurer = units[0]["id"]
         found = movement.group_surcharges(b, corps, units)
-        cost = command.log_cost(b.log, action["id"], 1, found)
+        cost = command.log_cost(b.log, action["id"], command.MOVE_COST, found)
         from_corps = self.payer.pay(corps, cost, where, use_extra=action["use_cinc_extra_pa"], adventurer=adventurer)
         movement.charge_champions(b, units, cost, where)
         paths = self.paths(action, units, where)
@@ -94,7 +94,7 @@ class ActionRunner:
         corps, units = self.corps_units(action, where)
         if any(u["troop_type"] != "Fl" for u in units):
             raise bad(f"{where}.units", "only flyers climb")
-        cost = command.log_cost(b.log, action["id"], 1, movement.group_surcharges(b, corps, units))
+        cost = command.log_cost(b.log, action["id"], command.MOVE_COST, movement.group_surcharges(b, corps, units))
         self.payer.pay(corps, cost, where, use_extra=action["use_cinc_extra_pa"])
         movement.charge_champions(b, units, cost, where)
         for u in units:
@@ -110,7 +110,7 @@ class ActionRunner:
         corps, units = self.corps_units(action, where, allow_aloft=True)
         if any(u["troop_type"] != "Fl" or not u["high_altitude"] for u in units):
             raise bad(f"{where}.units", "only flyers at high altitude land")
-        cost = command.log_cost(b.log, action["id"], 1, movement.group_surcharges(b, corps, units, landing=True))
+        cost = command.log_cost(b.log, action["id"], command.MOVE_COST, movement.group_surcharges(b, corps, units, landing=True))
         self.payer.pay(corps, cost, where, use_extra=action["use_cinc_extra_pa"])
         for u in units:
             u["activations"] += 1
@@ -139,7 +139,7 @@ class ActionRunner:
         if problem:
             raise bad(f"{where}.hold_exception", problem)
         self.payer.holds[corps["id"]] = self.payer.holds.get(corps["id"], 0) + 1
-        cost = command.log_cost(b.log, action["id"], 1, [])
+        cost = command.log_cost(b.log, action["id"], command.HOLD_COST, [])
         if action["hold_exception"] == "cinc_extra_pa":
             self.payer.take_extra(where)
         else:
@@ -214,14 +214,14 @@ class ActionRunner:
         if source == "corps":
             corps = b.corps[c["corps_id"]]
             absent, distance = movement.general_distance(b, corps, [{"position": c["position"]}])
-            cost = command.log_cost(b.log, action["id"], 1, command.character_surcharges(c["role"], distance, absent))
+            cost = command.log_cost(b.log, action["id"], command.MOVE_COST, command.character_surcharges(c["role"], distance, absent))
             self.payer.pay(corps, cost, where, use_extra=action["use_cinc_extra_pa"])
         elif source == "personal":
             personal = max(0, c["personal_pa"] + sheets.pa_modifier(c["wound_state"]))
             if c["role"] != "champion" or c["personal_pa_spent"] + 1 > personal:
                 raise bad(f"{where}.pa_source", "no personal PA left for this character")
             c["personal_pa_spent"] += 1
-            cost = command.log_cost(b.log, action["id"], 1, [])
+            cost = command.log_cost(b.log, action["id"], command.MOVE_COST, [])
         if c["role"] == "champion" and cost:
             c["pa_benefit"] += cost
             b.log.add("S7.8", "pa.cap", "Champion {character_id} has benefited from {total} PA this bound.",

@@ -7,7 +7,7 @@ from typing import Any
 
 from rules.dice import D6
 from rules.explain import Log
-from rules.heros.tables import ACTION_COSTS, LABELS, NUMBERS, RALLY, modifier
+from rules.heros.tables import ACTION_COSTS, HOLD_COST, LABELS, MOVE_COST, NUMBERS, RALLY, modifier
 
 SURCHARGES: dict[str, dict[str, Any]] = ACTION_COSTS["surcharges"]
 LIMITS: dict[str, Any] = ACTION_COSTS["limits"]

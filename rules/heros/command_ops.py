@@ -88,13 +88,13 @@ def action_points(data: ActionPointsInput, ctx: Context) -> dict:
                 raise InvalidInput.field(f"{path}.lurker_activation", "is required for a lurker action")
             base, found = a.lurker_activation, []
         elif a.kind == "hold":
-            base, found = 1, []
+            base, found = command.HOLD_COST, []
         elif a.kind == "character_move":
             if a.character_role is None:
                 raise InvalidInput.field(f"{path}.character_role", "is required for a character move")
-            base, found = 1, command.character_surcharges(a.character_role, a.distance_to_general, absent)
+            base, found = command.MOVE_COST, command.character_surcharges(a.character_role, a.distance_to_general, absent)
         else:
-            base, found = 1, command.surcharges(units, a.characters, a.distance_to_general, absent, landing=a.kind == "land")
+            base, found = command.MOVE_COST, command.surcharges(units, a.characters, a.distance_to_general, absent, landing=a.kind == "land")
         cost = command.log_cost(log, a.id, base, found)
         by_extra = by_adventurer = 0
         if a.kind == "hold":

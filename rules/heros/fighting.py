@@ -31,9 +31,6 @@ class Fights:
     def add_modifier(self, combat_id: str, combatant_id: str, value: int, label: str) -> None:
         self.modifiers.setdefault((combat_id, combatant_id), []).append({"label": label, "value": value})
 
-    def declared(self, side: str, key: str) -> Any:
-        return self.decl[side][key]
-
     # -- building combatants ------------------------------------------------------
     def build(self, cid: str, combat_id: str, *, contacts: dict | None = None, surrounded: bool = False,
               extra_shooters: int = 0) -> dict[str, Any]:

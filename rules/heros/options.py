@@ -200,7 +200,7 @@ def unit_options(b: Battle, unit: dict[str, Any]) -> tuple[list[dict], bool]:
             unit["move"] > b.units[e]["move"] for e in b.engaged_with(uid) if e in b.units):
         move_forbidden.append(why("move", "engaged with an enemy at least as fast", "S5.5.4"))
     if not move_forbidden:
-        cost = sum(s["value"] for s in movement.group_surcharges(b, corps, [unit])) + 1
+        cost = command.MOVE_COST + sum(s["value"] for s in movement.group_surcharges(b, corps, [unit]))
         paths = unit_paths(b, unit) if cost <= corps_left(corps) else []
         if cost > corps_left(corps):
             move_forbidden.append(why("move", f"a move costs {cost} PA, the corps has {corps_left(corps)}", "S6.4"))
@@ -221,12 +221,12 @@ def flyer_option(b: Battle, unit: dict[str, Any], corps: dict[str, Any]) -> dict
     """Climb (as a move) or, at high altitude, the hexes within 12 where it may land (S7.3)."""
     uid = unit["id"]
     if not unit["high_altitude"]:
-        cost = 1 + sum(s["value"] for s in movement.group_surcharges(b, corps, [unit]))
+        cost = command.MOVE_COST + sum(s["value"] for s in movement.group_surcharges(b, corps, [unit]))
         ok = cost <= corps_left(corps) and not unit["projection_failed"]
         return option("active.actions[kind=climb].units", f"{uid} climbs to high altitude ({cost} PA)", "choice",
                       allowed=[uid] if ok else [], pa_cost=cost,
                       forbidden=[] if ok else [why(uid, "not enough PA to climb", "S7.3")])
-    cost = 1 + sum(s["value"] for s in movement.group_surcharges(b, corps, [unit], landing=True))
+    cost = command.MOVE_COST + sum(s["value"] for s in movement.group_surcharges(b, corps, [unit], landing=True))
     hexes = []
     if cost <= corps_left(corps):
         width, height = b.s["map"]["width"], b.s["map"]["height"]
@@ -333,7 +333,7 @@ def character_options(b: Battle, c: dict[str, Any]) -> tuple[list[dict], bool]:
         return opts, False
     sources, forbidden = ["free"], []
     corps = b.corps[c["corps_id"]]
-    cost = 1 + (sum(s["value"] for s in command.character_surcharges(
+    cost = command.MOVE_COST + (sum(s["value"] for s in command.character_surcharges(
         c["role"], *reversed(movement.general_distance(b, corps, [{"position": c["position"]}]))))
         if c["role"] == "champion" else 0)
     if corps_left(corps) >= cost and c["pa_benefit"] + cost <= command.LIMITS["champion_pa_per_bound"] \
