@@ -49,7 +49,10 @@ def members(request, pk: int):
 
 
 def _detail_context(access) -> dict:
-    return {"access": access, "campaign": access.campaign, "members": selectors.members_of(access.campaign)}
+    members = list(selectors.members_of(access.campaign))
+    # The last game master cannot leave (the service refuses): the page does not offer it.
+    can_leave = not access.is_gm or sum(member.is_gm for member in members) > 1
+    return {"access": access, "campaign": access.campaign, "members": members, "can_leave": can_leave}
 
 
 @login_required

@@ -177,3 +177,11 @@ def test_campaign_page_queries_do_not_grow_with_members(client_for, gm, campaign
 def test_admin_shows_a_campaign_with_its_members(admin_client, campaign):
     response = admin_client.get(reverse("admin:campaigns_campaign_change", args=[campaign.pk]))
     assert response.status_code == 200 and "Pippin" in response.content.decode()
+
+
+def test_leaving_is_offered_to_players_and_to_gms_who_are_not_the_last(client_for, gm, player, campaign):
+    leave = reverse("campaigns:leave", args=[campaign.pk])
+    assert leave in client_for(player).get(campaign.get_absolute_url()).content.decode()
+    assert leave not in client_for(gm).get(campaign.get_absolute_url()).content.decode()
+    services.set_role(campaign, campaign.memberships.get(user=player), "gm")
+    assert leave in client_for(gm).get(campaign.get_absolute_url()).content.decode()
