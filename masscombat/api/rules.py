@@ -32,7 +32,20 @@ def _unknown(exc: UnknownOperation) -> Response:
 class RulesetListView(APIView):
     """The registered rulesets with their names and operations."""
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "Ruleset",
+                many=True,
+                fields={
+                    "slug": serializers.CharField(),
+                    "name": serializers.CharField(),
+                    "names": serializers.DictField(child=serializers.CharField()),
+                    "operations": serializers.ListField(child=serializers.CharField()),
+                },
+            )
+        }
+    )
     def get(self, request: Request) -> Response:
         language = (get_language() or "en")[:2]
         return Response(
