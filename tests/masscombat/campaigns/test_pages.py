@@ -185,3 +185,10 @@ def test_leaving_is_offered_to_players_and_to_gms_who_are_not_the_last(client_fo
     assert leave not in client_for(gm).get(campaign.get_absolute_url()).content.decode()
     services.set_role(campaign, campaign.memberships.get(user=player), "gm")
     assert leave in client_for(gm).get(campaign.get_absolute_url()).content.decode()
+
+
+def test_login_page_explains_an_invitation(client, campaign):
+    code = selectors.active_invitation(campaign).code
+    page = client.get(f"/accounts/login/?next=/join/{code}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Vous êtes invité à une campagne" in page
+    assert "invité à une campagne" not in client.get("/accounts/login/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
