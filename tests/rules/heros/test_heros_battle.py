@@ -80,11 +80,18 @@ def test_engagement_kept_after_a_tie_and_fought_again_next_bound():
 
 
 def test_flight_off_the_map_is_a_loss():
-    state = setup([unit("sp", "r", "Sp", 2, 1, facing=0), unit("cv", "b", "Cv", 2, 0, facing=3)], first="red")
-    out = play(state, {"melees": [{"id": "m1", "attacker_id": "sp", "defender_id": "cv"}]},
-               {"melee.m1.attacker": 6, "melee.m1.defender": 1, **PA})
-    # Cv doubled by Sp in the open: flees straight back, off the top edge; first step off the map: destroyed
-    assert by_id(out["state"]["units"], "cv")["status"] in ("fled_off", "destroyed")
+    # light horse beaten in difficult ground flees (beaten.LH.5)
+    hexes = [{"col": 2, "row": 1, "terrain": "difficult"}, {"col": 5, "row": 0, "terrain": "difficult"}]
+    state = setup([unit("sp", "r", "Sp", 2, 2, facing=0), unit("sp2", "r", "Sp", 5, 1, facing=0),
+                   unit("lh", "b", "LH", 2, 1, facing=3, move=5), unit("lh2", "b", "LH", 5, 0, facing=3, move=5)],
+                  hexes=hexes)
+    out = play(state, {"melees": [{"id": "m1", "attacker_id": "sp", "defender_id": "lh"},
+                                  {"id": "m2", "attacker_id": "sp2", "defender_id": "lh2"}]},
+               {"melee.m1.attacker": 5, "melee.m1.defender": 4, "melee.m2.attacker": 5, "melee.m2.defender": 4, **PA})
+    units = out["state"]["units"]
+    # one hex to the edge, then off the map: fled off; already on the edge: the flight cannot start, destroyed
+    assert (by_id(units, "lh")["status"], by_id(units, "lh2")["status"]) == ("fled_off", "destroyed")
+    assert [e["unit_id"] for e in events(out, "unit_fled_off")] == ["lh"]
 
 
 def test_hold_refused_on_a_natural_two_with_irregulars():
