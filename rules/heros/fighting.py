@@ -582,7 +582,9 @@ class Fights:
                 continue
             if att in b.units and b.units[att]["projection_failed"]:
                 continue
-            sup_a, sup_d = m.get("attacker_support", []), m.get("defender_support", [])
+            # a supporter that failed its power projection does not fight (S5.5.3)
+            sup_a = [x for x in m.get("attacker_support", []) if not b.units[x["unit_id"]]["projection_failed"]]
+            sup_d = m.get("defender_support", [])
             a_contacts = {k: sum(1 for s in sup_d if s["kind"] == kind) for k, kind in
                           (("overlaps", "overlap"), ("flank", "flank"), ("rear", "rear"))}
             d_contacts = {k: sum(1 for s in sup_a if s["kind"] == kind) for k, kind in

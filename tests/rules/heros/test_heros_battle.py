@@ -409,3 +409,19 @@ def test_capture_immediate_rally_and_recovery():
                                                  "outcome": "recovered_alive"}]
     bg = by_id(back["state"]["characters"], "bg")
     assert (bg["status"], bg["stacked_on"], bg["engaged"]) == ("active", "sp", False)
+
+
+def test_a_supporter_failing_its_projection_gives_no_flank_contact():
+    state = setup([unit("bd", "r", "Bd", 3, 2), unit("ov", "r", "Bd", 2, 3), unit("y", "b", "Bd", 11, 9),
+                   unit("thor", "b", "Gd", 3, 3, ff=6, fm=6, move=5)])
+    melee = {"id": "m1", "attacker_id": "bd", "defender_id": "thor", "attacker_support": [{"unit_id": "ov", "kind": "flank"}]}
+    dice = {"projection.bd": 3, "melee.m1.attacker": 3, "melee.m1.defender": 3, **PA}
+
+    def god_modifiers(out):
+        return [s["params"]["value"] for s in out["log"] if s["key"] == "combat.modifier" and s["params"]["combatant"] == "thor"]
+
+    failed = play(state, {"melees": [melee]}, {**dice, "projection.ov": 6})
+    assert [(e["unit_id"], e["passed"]) for e in events(failed, "projection_tested")] == [("bd", True), ("ov", False)]
+    assert god_modifiers(failed) == []
+    passed = play(state, {"melees": [melee]}, {**dice, "projection.ov": 3})
+    assert god_modifiers(passed) == [-1]
