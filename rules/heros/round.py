@@ -290,6 +290,9 @@ class Round:
             for i, cs in enumerate(self.by_side[side]["counter_spells"]):
                 where = f"declarations.{label}.counter_spells[{i}]"
                 caster, _pos = self.caster(cs["caster_id"], side, f"{where}.caster_id")
+                target = b.chars.get(cs["against_caster_id"]) or b.units.get(cs["against_caster_id"])
+                if target is None or not target["magician"] or target["side"] == side:
+                    raise bad(f"{where}.against_caster_id", "must be an enemy magician")
                 self.pay_once(caster, cs["cost"], where, cast_units)
                 countered.add(cs["against_caster_id"])
         for side, label in ((b.active, "active"), (b.passive, "passive")):
