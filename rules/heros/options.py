@@ -20,7 +20,7 @@ from rules.errors import InvalidInput
 from rules.heros import command, hexgrid, movement, ruleset, sheets
 from rules.heros.entities import Id
 from rules.heros.fighting import Fights
-from rules.heros.round import load_state
+from rules.heros.round import load_state, rally_problem
 from rules.heros.state import Battle, StateModel
 from rules.model import ClosedInput, Input
 from rules.registry import Context
@@ -380,14 +380,18 @@ def side_options(b: Battle, side: str) -> tuple[list[dict], bool]:
         opts.append(option("active.actions[].use_cinc_extra_pa", "Use the C-in-C's extra PA", "boolean", default=False,
                            forbidden=[] if movement.Payer(b).cinc_extra_available() else
                            [why(True, "the C-in-C's extra PA is used or he is absent", "S5.4")]))
-    generals, refused = [], []
-    for corps in b.side_corps(side):
-        g = b.general_of(corps)
-        if g["role"] in ("cinc", "ally_general") and not g["rally_failed"] and g["status"] != "dead" and g["id"] not in generals:
-            generals.append(g["id"])
-        elif g["role"] == "sub_general":
-            refused.append(why(g["id"], "sub-generals never rally", "S5.6"))
-    opts.append(option(f"{key}.rallies[].general_id", "General attempting a rally", "choice", allowed=generals, forbidden=refused))
+    pairs, refused = [], []
+    generals = [b.general_of(c) for c in b.side_corps(side)]
+    for general in generals:
+        for corps in b.side_corps(side):
+            problem = rally_problem(b, general, corps)
+            value = {"general_id": general["id"], "corps_id": corps["id"]}
+            if problem is None:
+                pairs.append(value)
+            else:
+                refused.append(why(value, problem[1], "S5.6"))
+    opts.append(option(f"{key}.rallies[]", "General and corps of a rally attempt", "choice", allowed=pairs,
+                       forbidden=refused))
     must = active and bool(b.s["pending"]["impetuous"])
     return opts, must
 

@@ -59,6 +59,28 @@ def load_state(model: StateModel) -> dict[str, Any]:
     return state
 
 
+def rally_problem(b: Battle, general: dict[str, Any], corps: dict[str, Any]) -> tuple[str, str] | None:
+    """Why ``general`` may not try to rally ``corps`` now (S5.6 points 2-5), else ``None``.
+
+    A captured general rallies from his holder's hex; the range is measured to
+    the nearest active unit of the corps.
+    """
+    if general["status"] == "dead" or general["wound_state"] == "dead":
+        condition = "dead"
+    elif general["status"] == "captured":
+        condition = "captured"
+    else:
+        condition = "unconscious" if general["wound_state"] == "unconscious" else "fit"
+    origin = general["position"]
+    if condition == "captured":
+        holder = b.units.get(general["captured_by"])
+        origin = holder["position"] if holder is not None and b.grounded(holder) else None
+    members = [u for u in b.s["units"] if u["corps_id"] == corps["id"] and b.grounded(u)]
+    distance = min((hexgrid.distance(origin, u["position"]) for u in members), default=999) if origin else 999
+    return command.rally_problem(general["role"], condition, general["rally_failed"],
+                                 general["corps_id"] == corps["id"], corps["rally_attempted"], distance)
+
+
 class Round:
     def __init__(self, b: Battle, decl: dict[str, Any]):
         self.b = b
@@ -223,20 +245,7 @@ class Round:
             raise bad(f"{where}.general_id", "must be a general of this side")
         if corps is None or corps["side"] != side:
             raise bad(f"{where}.corps_id", "must be a corps of this side")
-        if general["status"] == "dead" or general["wound_state"] == "dead":
-            condition = "dead"
-        elif general["status"] == "captured":
-            condition = "captured"
-        else:
-            condition = "unconscious" if general["wound_state"] == "unconscious" else "fit"
-        origin = general["position"]
-        if condition == "captured":
-            holder = b.units.get(general["captured_by"])
-            origin = holder["position"] if holder is not None and b.grounded(holder) else None
-        members = [u for u in b.s["units"] if u["corps_id"] == corps["id"] and b.grounded(u)]
-        distance = min((hexgrid.distance(origin, u["position"]) for u in members), default=999) if origin else 999
-        problem = command.rally_problem(general["role"], condition, general["rally_failed"],
-                                        general["corps_id"] == corps["id"], corps["rally_attempted"], distance)
+        problem = rally_problem(b, general, corps)
         if problem:
             field, text = problem
             raise bad(f"{where}.{'corps_id' if field.startswith('corps') or field == 'distance' else 'general_id'}", text)

@@ -5,7 +5,7 @@ import string
 
 import pytest
 
-from heros_helpers import by_id, heros, play, refused, setup, unit
+from heros_helpers import by_id, events, heros, play, refused, setup, unit
 from rules.heros import ruleset
 from rules.heros.messages import MESSAGES
 
@@ -185,3 +185,19 @@ def test_flyer_lurker_and_god_options_are_accepted():
     god_path = find(options(state, "unit", "thor"), "active.actions[kind=god].path")
     for path in god_path["allowed"][:5]:
         play(state, {"actions": [{"id": "g", "kind": "god", "god_id": "thor", "path": path}]}, {"pa.b": 3})
+
+
+def test_rally_options_are_the_legal_general_and_corps_pairs():
+    state = setup([unit("bd", "r", "Bd", 2, 2), unit("far", "r", "Bd", 11, 0), unit("wb", "b", "Bd", 9, 8)])
+    state["corps"].append({**state["corps"][0], "id": "r2", "kind": "sub", "general_id": "sub"})
+    state["characters"].append({**state["characters"][0], "id": "sub", "role": "sub_general", "corps_id": "r2",
+                                "stacked_on": "far", "position": {"col": 11, "row": 0}})
+    state["units"][1]["corps_id"] = "r2"
+    rally = find(options(state, "side", "red"), "active.rallies[]")
+    # the C-in-C may rally his own corps; r2 is out of his range; the sub-general may rally nothing
+    assert rally["allowed"] == [{"general_id": "rg", "corps_id": "r"}]
+    reasons = {(f["value"]["general_id"], f["value"]["corps_id"]): f["reason"] for f in rally["forbidden"]}
+    assert "more than 6 hexes" in reasons[("rg", "r2")] and ("sub", "r") in reasons
+    out = play(state, {"rallies": [{"general_id": "rg", "corps_id": "r"}]}, {"rally.rg": 4, "rally_units.rg": [1, 1],
+                                                                              "pa.b": 3})
+    assert events(out, "rally_attempted")[0]["success"] is True
