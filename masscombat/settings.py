@@ -141,7 +141,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # redis-py 8 reads with a 5 s socket timeout by default, the same 5 s that
+            # channels-redis blocks in BZPOPMIN waiting for messages: under load the read
+            # times out and the consumer dies (websocket closed with 1011).  Wait longer.
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 30}]},
         }
     }
 else:

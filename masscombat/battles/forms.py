@@ -33,6 +33,7 @@ class BattleForm(forms.Form):
 
     def __init__(self, *args, campaign, adapter, **kwargs):
         super().__init__(*args, **kwargs)
+        self.sides = adapter.sides
         armies = Army.objects.filter(campaign=campaign).select_related("commander")
         heroes = Hero.objects.filter(campaign=campaign).exclude(status=Hero.Status.DEAD).select_related("owner")
         for side in ("a", "b"):
@@ -61,8 +62,9 @@ class BattleForm(forms.Form):
         data = self.cleaned_data
         return {
             "name": data["name"],
-            "armies": {"a": data["army_a"], "b": data["army_b"]},
-            "heroes": [(hero, "a") for hero in data["heroes_a"]] + [(hero, "b") for hero in data["heroes_b"]],
+            "armies": {self.sides[0]: data["army_a"], self.sides[1]: data["army_b"]},
+            "heroes": [(hero, self.sides[0]) for hero in data["heroes_a"]]
+            + [(hero, self.sides[1]) for hero in data["heroes_b"]],
             "options": {name: data[name] for name in self.option_names},
             "auto_resolve": data["auto_resolve"],
         }
@@ -89,9 +91,9 @@ class DeclarationForm(forms.Form):
                 continue
             path = option["path"]
             if path in initial_data:
-                field.initial = json.dumps(initial_data[path]) if option["type"] == "choice" else initial_data[path]
+                field.initial = _initial(option, initial_data[path])
             elif option.get("default") is not None:
-                field.initial = json.dumps(option["default"]) if option["type"] == "choice" else option["default"]
+                field.initial = _initial(option, option["default"])
             self.fields[path] = field
             self.engine_options[path] = option
 
@@ -106,6 +108,15 @@ class DeclarationForm(forms.Form):
                 continue
             out[path] = value
         return out
+
+
+def _initial(option: dict, value):
+    """A stored value as the form shows it: choices are JSON-encoded, one by one for lists."""
+    if option["type"] == "list":
+        return [json.dumps(item) for item in value]
+    if option["type"] == "choice":
+        return json.dumps(value)
+    return value
 
 
 def _field(option: dict, adapter):
@@ -123,6 +134,13 @@ def _field(option: dict, adapter):
         return forms.IntegerField(label=label, required=required, min_value=option.get("min"),
                                   max_value=option.get("max"),
                                   widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    if kind == "list" and allowed is not None:
+        if not allowed:
+            return None  # nothing may be picked now; ``forbidden`` says why
+        return forms.TypedMultipleChoiceField(
+            label=label, required=required, coerce=json.loads, help_text=help_text,
+            choices=[(json.dumps(value), adapter.value_label(value)) for value in allowed],
+            widget=forms.CheckboxSelectMultiple)
     if allowed is not None:
         choices = [(json.dumps(value), adapter.value_label(value)) for value in allowed]
         if not required:

@@ -63,7 +63,9 @@ def emit(battle: Battle, kind: str, payload: dict | None = None, audience: str =
         for group in groups:
             async_to_sync(layer.group_send)(group, message)
 
-    transaction.on_commit(send)
+    # Robust: with the channel layer down (Redis restarting) the change is still saved and
+    # the request still succeeds; pages catch up from the database when they reconnect.
+    transaction.on_commit(send, robust=True)
     return event
 
 

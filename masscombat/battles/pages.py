@@ -88,9 +88,18 @@ def declaration_forms(viewer, declared: dict, posted=None, posted_key: str | Non
     return out
 
 
-def chart(battle: Battle, rounds: list, adapter) -> dict | None:
+def visible_strength(viewer, strength: dict) -> dict:
+    """Each side's strength, or only the viewer's own where the rules keep the other's secret."""
+    if viewer.is_gm or viewer.adapter.strength_public:
+        return strength
+    return {side: value for side, value in strength.items() if side in viewer.sides}
+
+
+def chart(viewer, rounds: list) -> dict | None:
     """A small SVG line chart of each side's strength per round (server-side, no script)."""
-    points = [(r.number, r.strength) for r in rounds if r.strength]
+    battle, adapter = viewer.battle, viewer.adapter
+    points = [(r.number, visible_strength(viewer, r.strength)) for r in rounds]
+    points = [(n, s) for n, s in points if s]
     if not points:
         return None
     values = [v for _n, strength in points for v in strength.values()]
@@ -106,6 +115,8 @@ def chart(battle: Battle, rounds: list, adapter) -> dict | None:
     lines = []
     for index, side in enumerate(adapter.sides):
         coords = [xy(n, s[side]) for n, s in points if side in s]
+        if not coords:
+            continue
         lines.append({
             "side": side, "label": adapter.side_label(side, battle.state), "colour": SIDE_COLOURS[index % 4],
             "points": " ".join(f"{x},{y}" for x, y in coords), "dots": coords,

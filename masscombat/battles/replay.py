@@ -7,7 +7,7 @@ record is complete (the engines are deterministic given their dice).
 
 from __future__ import annotations
 
-from masscombat.battles import selectors
+from masscombat.battles import pages, selectors
 from rules import registry
 
 
@@ -28,6 +28,6 @@ def replay(viewer) -> list[dict]:
             "number": stored.number,
             "log": selectors.rendered_log(battle, output["log"]) if show_log else [],
             "matches": same_start and output.get("events", []) == stored.events,
-            "strength": viewer.adapter.strength(state),
+            "strength": pages.visible_strength(viewer, viewer.adapter.strength(state)),
         })
     return steps

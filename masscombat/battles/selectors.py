@@ -88,7 +88,7 @@ def declarations(battle: Battle, number: int | None = None) -> dict[str, Declara
 
 def options_for(battle: Battle, participant_key: str, kind: str, ref: str) -> dict:
     """The engine's answer to "what may this participant declare now?"."""
-    participant = {"kind": kind, "id": ref} if ref else {"kind": kind}
+    participant = {"kind": kind, "id": ref}
     return registry.run(battle.ruleset, "declaration-options", {"state": battle.state, "participant": participant})
 
 

@@ -104,13 +104,13 @@ def declare(user, battle_id: int, key: str, data: dict, *, expected_round: int) 
     return declaration
 
 
-def merged_declarations(rows) -> dict:
+def merged_declarations(adapter, rows) -> dict:
     """The engine's declarations object from each participant's ``{path: value}``."""
     merged: dict = {}
     for row in rows:
         for path, value in sorted(row.data.items()):
             node = merged
-            *parents, last = path.split(".")
+            *parents, last = adapter.split_path(path)
             for name in parents:
                 node = node.setdefault(name, {})
             node[last] = value
@@ -134,7 +134,7 @@ def resolve_round(user, battle_id: int, *, expected_round: int) -> Round:
 def _resolve(battle: Battle, participants: list, user) -> Round:
     adapter = adapters.get(battle.ruleset)
     number = battle.current_round
-    declared = merged_declarations(battle.declarations.filter(round=number))
+    declared = merged_declarations(adapter, battle.declarations.filter(round=number))
     output = _engine(battle, "resolve-round", {"state": battle.state, "declarations": declared},
                      seed=round_seed(battle, number), field="declarations")
     state = output["state"]

@@ -51,7 +51,7 @@ def _room_context(viewer, *, posted=None, posted_key=None) -> dict:
         "slots": slots, "missing": [s for s in slots if s.must_declare and not s.declared],
         "forms": pages.declaration_forms(viewer, declared, posted, posted_key),
         "state": selectors.visible_state(viewer), "reports": pages.reports(viewer, rounds),
-        "chart": pages.chart(battle, rounds, viewer.adapter),
+        "chart": pages.chart(viewer, rounds),
         "sides": [(side, viewer.adapter.side_label(side, battle.state)) for side in viewer.adapter.sides],
     }
 

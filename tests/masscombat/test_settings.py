@@ -64,7 +64,7 @@ def test_services_from_urls():
     assert found["engine"] == "django.db.backends.postgresql"
     assert (found["name"], found["host"]) == ("battles", "db.example")
     assert found["layer"] == "channels_redis.core.RedisChannelLayer"
-    assert found["layer_hosts"] == ["redis://cache:6379/2"]
+    assert found["layer_hosts"] == [{"address": "redis://cache:6379/2", "socket_timeout": 30}]
     assert found["test_name"] is None
     assert load(DATABASE_URL="postgres://db/x", TEST_DATABASE_NAME="test_run_42")["test_name"] == "test_run_42"
 

@@ -49,11 +49,17 @@ class Adapter:
     uses_map: bool = False
     # Whether a resolved round's log may be shown to both sides (the spec says which steps are public).
     round_log_public: bool = True
+    # Whether each side may see the other's strength in the timeline (else only its own).
+    strength_public: bool = True
     strength_label = gettext_lazy("Strength")
     # Option labels by the last segment of the option path, and value labels: the engine's
     # labels are English; these are the translatable ones (the engine's label is the fallback).
     option_labels: dict[str, Any] = {}
     value_labels: dict[str, Any] = {}
+
+    def split_path(self, path: str) -> list[str]:
+        """An option path as keys into the declarations object (where ids hold no dot)."""
+        return path.split(".")
 
     def side_label(self, side: str, state: dict | None = None) -> str:
         name = ((state or {}).get("sides") or {}).get(side, {}).get("name") if state else None

@@ -34,3 +34,9 @@ def participant_name(viewer, kind, ref):
 def value_label(battle, value):
     """An engine value (status, engagement...) in the reader's language."""
     return adapters.get(battle.ruleset).value_label(value)
+
+
+@register.simple_tag
+def ruleset_template(battle, part):
+    """The ruleset's own template of a part (state, report, aftermath), else the generic one."""
+    return [f"battles/{part}/{battle.ruleset}.html", f"battles/{part}/_generic.html"]

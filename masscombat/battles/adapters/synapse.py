@@ -1,0 +1,121 @@
+"""SYNAPSE: two armies (sides ``A`` and ``B``) in formations, characters in units, no map.
+
+Side commanders give each formation its order (spec S5.3, S11.1); the GM
+sets the circumstances.  Formation ids hold a dot (``A.melee``), so option
+paths are split knowing where (as the spec's paths are built).  After the
+battle, ``end-battle`` gives each unit's headcount and each character's
+damage; the rosters get the new headcounts and the wounded characters.
+The other side's log is not public (S11.2): players see the round's events.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from masscombat.battles.adapters import Adapter, ParticipantSpec, RosterUpdate
+
+
+class Synapse(Adapter):
+    slug = "synapse"
+    sides = ("A", "B")
+    round_log_public = False
+    strength_public = False
+    strength_label = _("Strength left (formations)")
+    option_labels = {
+        "retreat": _("Withdraw the whole army"),
+        "commit_reserve": _("Commit the reserve"),
+        "rally": _("Formations that try to rally"),
+        "action": _("Order"),
+        "target": _("Target (when it attacks)"),
+        "new_command_test": _("Call a new command test"),
+        "end_battle": _("End the battle"),
+    }
+    value_labels = {
+        "hold": _("Hold"),
+        "attack": _("Attack"),
+        "riposte": _("Riposte"),
+        "retreat": _("Retreat"),
+        "active": _("active"),
+        "routed": _("routed"),
+        "fled": _("fled"),
+        "destroyed": _("destroyed"),
+        "withdrawn": _("withdrawn"),
+    }
+
+    def split_path(self, path: str) -> list[str]:
+        """``sides.A.orders.A.melee.action``: the formation id ``A.melee`` is one key."""
+        parts = path.split(".")
+        if parts[0] == "sides" and len(parts) > 4 and parts[2] == "orders":
+            return parts[:3] + [f"{parts[3]}.{parts[4]}"] + parts[5:]
+        if parts[0] == "gm" and len(parts) > 3 and parts[1] in ("formation_modifiers", "rally_modifiers"):
+            return parts[:2] + [f"{parts[2]}.{parts[3]}"] + parts[4:]
+        return parts
+
+    def option_label(self, option: dict) -> str:
+        parts = self.split_path(option["path"])
+        if len(parts) > 4 and parts[2] == "orders":  # name the formation the order is for
+            return f"{parts[3]} — {super().option_label(option)}"
+        return super().option_label(option)
+
+    def new_battle_input(self, *, name: str, armies: dict, heroes: list, options: dict) -> tuple[dict, list]:
+        payload_armies, participants = {}, []
+        for side, army in armies.items():
+            payload_armies[side] = {**army.data, "name": army.name[:80], "characters": []}
+            participants.append(ParticipantSpec("side", side, side, army.name, army.commander, army_id=army.pk))
+        for hero, side in heroes:
+            ref = str(hero.data.get("id") or f"c{hero.pk}")
+            payload_armies[side]["characters"].append({**hero.data, "id": ref, "name": hero.name[:200]})
+            participants.append(ParticipantSpec("character", ref, side, hero.name, hero.owner, hero_id=hero.pk))
+        return {"armies": payload_armies}, participants
+
+    def finished(self, state: dict) -> bool:
+        return state.get("status") == "over"
+
+    def winner(self, state: dict) -> str | None:
+        return state.get("winner")
+
+    def strength(self, state: dict) -> dict[str, float]:
+        out = {side: 0 for side in self.sides}
+        for formation in state.get("formations", {}).values():
+            out[formation["side"]] += max(0, formation["strength"] - formation["losses"])
+        return out
+
+    def end_input(self, state: dict, winner: str | None) -> tuple[str, dict]:
+        if self.finished(state):
+            return "end-battle", {"state": state}
+        return "end-battle", {"state": state, "winner": winner or "none"}
+
+    def roster_updates(self, aftermath: dict, participants: list) -> list[RosterUpdate]:
+        """New headcounts of each army's units; characters who took damage come back wounded."""
+        from masscombat.rosters.models import Army
+
+        updates = []
+        for participant in participants:
+            side = aftermath.get("sides", {}).get(participant.side, {})
+            if participant.kind == "side" and participant.army_id is not None:
+                army = Army.objects.filter(pk=participant.army_id).first()
+                if army is None:
+                    continue
+                after = side.get("units", {})
+                units = [
+                    {**unit, "headcount": after.get(unit.get("id"), {}).get("headcount_after", unit.get("headcount"))}
+                    for unit in army.data.get("units", [])
+                ]
+                # A unit with nobody left is gone from the roster; an army with no unit left stays as it
+                # was, for the GM to decide (the aftermath shows its losses).
+                units = [unit for unit in units if unit.get("headcount", 1) >= 1]
+                if not units:
+                    continue
+                updates.append(RosterUpdate("army", army.pk, {"units": units}, summary={
+                    "headcount": sum(unit.get("headcount") or 0 for unit in units),
+                    "result": side.get("result")}))
+            elif participant.kind == "character" and participant.hero_id is not None:
+                result = side.get("characters", {}).get(participant.ref)
+                if result is not None:
+                    updates.append(RosterUpdate("hero", participant.hero_id, {},
+                                                status="wounded" if result.get("damage") else "active",
+                                                summary={"damage": result.get("damage", 0)}))
+        return updates
+
+
+adapter = Synapse()
