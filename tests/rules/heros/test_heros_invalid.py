@@ -112,3 +112,20 @@ def test_resolve_round_unknown_ids_and_nothing_applied(battle):
 def test_new_battle_needs_its_dice_to_be_valid():
     payload = {**NEW_BATTLE, "dice": {"pa.r1": 1}}
     assert "dice.pa.r1" in refused("new-battle", payload).fields
+
+
+def test_operations_never_change_their_input(battle):
+    from rules.heros import ruleset
+
+    payload = {"state": battle, "declarations": {"active": {
+        "actions": [{"id": "a1", "kind": "move", "corps_id": "r1", "units": ["r-bd"], "paths": {"r-bd": [{"col": 2, "row": 3}]}}],
+        "melees": [{"id": "m1", "attacker_id": "r-bd", "defender_id": "b-wb"}]}}, "seed": 4}
+    before = json.dumps(payload, sort_keys=True)
+    first = ruleset.run("resolve-round", payload)
+    assert json.dumps(payload, sort_keys=True) == before
+    assert json.dumps(ruleset.run("resolve-round", payload), sort_keys=True) == json.dumps(first, sort_keys=True)
+    for op, body in (("end-battle", {"state": battle, "reason": "concession", "conceding_side": "blue"}),
+                     ("declaration-options", {"state": battle, "participant": {"kind": "side", "id": "red"}})):
+        before = json.dumps(body, sort_keys=True)
+        ruleset.run(op, body)
+        assert json.dumps(body, sort_keys=True) == before
