@@ -21,4 +21,6 @@ def campaign_changed(campaign_id: int) -> None:
     def send() -> None:
         async_to_sync(get_channel_layer().group_send)(group_name(campaign_id), {"type": CHANGED})
 
-    transaction.on_commit(send)
+    # Robust: with the channel layer down (Redis restarting) the change is still saved and
+    # the request still succeeds; pages catch up from the database when they reconnect.
+    transaction.on_commit(send, robust=True)
