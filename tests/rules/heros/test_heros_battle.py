@@ -425,3 +425,18 @@ def test_a_supporter_failing_its_projection_gives_no_flank_contact():
     assert god_modifiers(failed) == []
     passed = play(state, {"melees": [melee]}, {**dice, "projection.ov": 3})
     assert god_modifiers(passed) == [-1]
+
+
+def test_simple_generals_die_with_their_unit_and_roll_no_risk():
+    chars = [{"id": "rg", "corps_id": "r", "role": "cinc", "stacked_on": "bd", "engaged": True},
+             {"id": "bg", "corps_id": "b", "role": "cinc", "stacked_on": "wb", "engaged": True}]
+    state = setup([unit("bd", "r", "Bd", 2, 3, ff=5), unit("wb", "b", "Bd", 2, 4), unit("w2", "b", "Bd", 9, 8),
+                   unit("w3", "b", "Bd", 9, 6), unit("w4", "b", "Bd", 9, 4)], chars, options={"simple_generals": True})
+    out = play(state, {"melees": [{"id": "m1", "attacker_id": "bd", "defender_id": "wb"}]},
+               {"melee.m1.attacker": 6, "melee.m1.defender": 1, **PA})
+    assert events(out, "duel_fought") == [] and events(out, "risk_tested") == []
+    assert by_id(out["state"]["characters"], "bg")["status"] == "dead"
+    # the surviving general's bonus was used (M1 +1) and nobody rolled risk dice
+    assert not any(name.startswith(("risk.", "duel.")) for name in out["dice"])
+    moving = {"actions": [{"id": "c", "kind": "character", "character_id": "rg", "path": [{"col": 2, "row": 2}]}]}
+    assert "declarations.active.actions[0].path" in refused("resolve-round", {"state": state, "declarations": {"active": moving}}).fields
