@@ -15,4 +15,14 @@ ruleset = Ruleset(
     always_echo_dice=True,
 )
 
-from rules.heros import combat_ops, command_ops, end_ops, options, round, setup, sheet_ops, visibility  # noqa: E402,F401  (register the operations)
+# Importing the operation modules registers their operations on ``ruleset``.
+from rules.heros import (  # noqa: E402,F401
+    combat_ops,
+    command_ops,
+    end_ops,
+    options,
+    round,
+    setup,
+    sheet_ops,
+    visibility,
+)
