@@ -207,6 +207,11 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# A roster editor posts every field of every unit (a 60-unit SYNAPSE army is some 2,000
+# fields; D&D 5e stands add more): Django's default of 1,000 would refuse to save big armies.
+# The body stays capped by DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB).
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 20_000
+
 # Security: strict by default without DEBUG; each switch can be turned off for a
 # deployment behind a TLS proxy or on a trusted local network.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_TLS_PROXY", False) else None

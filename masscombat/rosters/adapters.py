@@ -15,6 +15,7 @@ import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from rules import registry
@@ -36,6 +37,11 @@ class Derivation:
     payload: Callable[[dict], dict]
     prefix: str = ""
     pick: Callable[[dict], dict] = lambda output: output
+
+
+def _once(schema: Callable[[], dict]) -> Callable[[], dict]:
+    """A schema is fixed for the life of the process: built once (callers must not change it)."""
+    return cache(schema)
 
 
 @dataclass(frozen=True)
@@ -80,6 +86,9 @@ class Kind:
     def validate(self, slug: str, data: Any) -> dict:
         self.sheet(slug, data)
         return data
+
+    def __post_init__(self):
+        object.__setattr__(self, "schema", _once(self.schema))
 
 
 def _local_path(path: str, prefix: str) -> str:

@@ -131,10 +131,25 @@ class Builder:
         self.slug = slug
         self.defs = defs
         self.errors = errors
+        self._labels: dict = {}
+        self._choices: dict = {}
+
+    def label(self, name: str, title: str | None) -> tuple[str, str]:
+        """The label and term, translated once per form rather than once per unit."""
+        key = (name, title)
+        if key not in self._labels:
+            shown, term = labels.label(self.slug, name, title)
+            self._labels[key] = (str(shown), term)
+        return self._labels[key]
+
+    def choice(self, option) -> str:
+        if option not in self._choices:
+            self._choices[option] = str(labels.choice(self.slug, option))
+        return self._choices[option]
 
     def node(self, schema: dict, value: Any, path: str, name: str, required: bool) -> Field:
         schema, nullable = _split_nullable(schema, self.defs)
-        label, term = labels.label(self.slug, name, schema.get("title"))
+        label, term = self.label(name, schema.get("title"))
         common = {"name": path, "label": label, "term": term, "required": required, "nullable": nullable,
                   "error": self.errors.get(path, ""), "help": schema.get("description", "")}
         kind = _scalar_kind(schema, nullable)
@@ -143,7 +158,7 @@ class Builder:
             item = Field(kind=kind, value=shown, **common)
             if kind == "select":
                 item.value = "" if shown is None else _text(shown)
-                item.choices = [(_text(option), labels.choice(self.slug, option)) for option in _options(schema)]
+                item.choices = [(_text(option), self.choice(option)) for option in _options(schema)]
             if kind in ("integer", "number"):
                 item.minimum, item.maximum = schema.get("minimum"), schema.get("maximum")
                 item.step = "1" if kind == "integer" else "any"
@@ -161,7 +176,7 @@ class Builder:
                 chosen = value if isinstance(value, list) else []
                 return Field(
                     kind="multi", value=chosen,
-                    choices=[(option, labels.choice(self.slug, option)) for option in items["enum"]], **common,
+                    choices=[(option, self.choice(option)) for option in items["enum"]], **common,
                 )
             if items.get("type") == "object" or _variants(items, self.defs):
                 return self.repeat(schema.get("items", {}), value, path, common)
@@ -186,7 +201,7 @@ class Builder:
         chosen = value.get(constant, names[0])
         schema = dict(variants[names.index(chosen)][1]) if chosen in names else variants[0][1]
         group = self.group(schema, value, common["name"], common)
-        group.variants = [(name, labels.choice(self.slug, name)) for name in names]
+        group.variants = [(name, self.choice(name)) for name in names]
         group.variant = chosen
         return group
 

@@ -1,12 +1,10 @@
 """Template helpers of the rosters: the campaign page's sections."""
 
-import json
-
 from django import template
 
 from django.utils.html import format_html
 
-from masscombat.rosters import labels, selectors
+from masscombat.rosters import labels, selectors, widgets
 
 register = template.Library()
 
@@ -31,10 +29,10 @@ def unit_count(data) -> int:
     return len(units) if isinstance(units, list | dict) else 0
 
 
-@register.filter
-def as_json(value) -> str:
-    """A value the form cannot break into fields, as JSON text to edit (empty when absent)."""
-    return "" if value is None else json.dumps(value, ensure_ascii=False)
+@register.simple_tag
+def roster_form(field):
+    """The fields of a schema-built form (see :mod:`masscombat.rosters.widgets`)."""
+    return widgets.render(field)
 
 
 @register.filter

@@ -125,3 +125,17 @@ def test_hero_status_and_owner(campaign_for, gm, player, client_for, scrape, to_
     assert client.post(url, to_post(fields)).status_code == 302
     hero = Hero.objects.get(pk=hero.pk)
     assert (hero.owner, hero.status) == (player, "wounded")
+
+
+def test_a_sixty_unit_army_saves_from_the_editor(campaign_for, gm, client_for, scrape, to_post):
+    """Every field of every unit is posted: well over Django's default limit of 1,000 fields."""
+    campaign = campaign_for("synapse")
+    units = [{"id": f"u{n}", "unit_type": "human_infantry", "headcount": 100 + n, "weapon_damage": 4, "combat_base": 3}
+             for n in range(60)]
+    army = services.create_army(campaign, name="Big", user=gm, data={"name": "Big", "units": units})
+    client = client_for(gm)
+    fields = scrape(client.get(f"{army.get_absolute_url()}edit/").content)
+    assert len(fields) > 1000
+    assert client.post(f"{army.get_absolute_url()}edit/", to_post(fields)).status_code == 302
+    army.refresh_from_db()
+    assert army.version == 2 and army.data["units"][59]["headcount"] == 159

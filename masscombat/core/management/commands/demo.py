@@ -57,9 +57,8 @@ class Command(BaseCommand):
                 campaign.memberships.get_or_create(user=player, defaults={"role": Role.PLAYER})
             if selectors.active_invitation(campaign) is None:
                 services.regenerate_invitation(campaign, by=gm)
-            if ruleset == Ruleset.SEVENTH_SEA:
-                battles_demo.load(campaign, gm, players)  # a battle ready to play at round 1
             rosters_demo.load(campaign, gm, players)  # the spec's worked-example armies and heroes
+            battles_demo.load(campaign, gm, players)  # a battle ready to play at round 1 (7th Sea, SYNAPSE)
             maps_demo.load(campaign)  # a battle map for the games played on one
         self.stdout.write(self.style.SUCCESS("Demo data ready. Log in with any of these (password for all):"))
         for username, _name in [GM, *PLAYERS]:
