@@ -14,6 +14,8 @@ from functools import cache
 
 from django.db.models import QuerySet
 
+from masscombat.core.permissions import Action
+from masscombat.maps.kinds import kind_of_campaign
 from masscombat.maps.models import BattleMap
 from masscombat.maps.render import cell_key
 from rules import registry
@@ -24,6 +26,18 @@ SELECTED_PATH_LIMIT = 400
 def maps_of(campaign) -> QuerySet[BattleMap]:
     """The campaign's maps for a list: no terrain data loaded (it can be large)."""
     return BattleMap.objects.filter(campaign=campaign).defer("data").order_by("name", "pk")
+
+
+def maps_section_context(access) -> dict:
+    """What the campaign page's maps panel shows to this member: the list, and whether they may edit."""
+    kind = kind_of_campaign(access.campaign)
+    return {
+        "access": access,
+        "campaign": access.campaign,
+        "can_edit": access.can(Action.MAP_EDIT),
+        "kind": kind,
+        "maps": list(maps_of(access.campaign)) if kind else [],
+    }
 
 
 def _initials(name: str, fallback: str) -> str:

@@ -5,6 +5,7 @@ from masscombat.maps import views
 app_name = "maps"
 
 urlpatterns = [
+    path("campaigns/<int:pk>/maps/", views.section, name="section"),
     path("campaigns/<int:pk>/maps/new/", views.create, name="create"),
     path("campaigns/<int:pk>/maps/import/", views.import_map, name="import"),
     path("campaigns/<int:pk>/maps/<int:map_id>/", views.detail, name="detail"),

@@ -23,6 +23,7 @@ from masscombat.maps.forms import ImportMapForm, NewMapForm
 from masscombat.maps.kinds import kind_of_campaign, label, vocabulary
 from masscombat.maps.models import BattleMap
 from masscombat.maps.render import legend, render_map_svg
+from masscombat.maps.selectors import maps_section_context
 from masscombat.maps.validation import MapInvalid, clean_map
 
 BODY_MAX_BYTES = 3_000_000
@@ -76,6 +77,14 @@ def import_map(request, pk: int):
             messages.success(request, _("Map imported."))
             return redirect(battle_map)
     return render(request, "maps/import.html", {"form": form, "campaign": access.campaign})
+
+
+@login_required
+@require_GET
+def section(request, pk: int):
+    """The campaign page's maps panel alone: what the page reloads when told the campaign changed."""
+    access = authorize(request.user, Action.MAP_VIEW, pk)
+    return render(request, "maps/_section.html", maps_section_context(access))
 
 
 @login_required

@@ -3,10 +3,8 @@
 from django import template
 from django.utils.safestring import mark_safe
 
-from masscombat.core.permissions import Action
-from masscombat.maps.kinds import kind_of_campaign
 from masscombat.maps.render import legend, render_map_svg
-from masscombat.maps.selectors import maps_of
+from masscombat.maps.selectors import maps_section_context
 
 register = template.Library()
 
@@ -24,10 +22,4 @@ def battle_map(source, pieces=(), highlights=(), template=(), label="", controls
 @register.inclusion_tag("maps/_section.html")
 def maps_section(access):
     """The campaign page's maps panel: the list, and for the GM the buttons to make more."""
-    return {
-        "access": access,
-        "campaign": access.campaign,
-        "can_edit": access.can(Action.MAP_EDIT),
-        "kind": kind_of_campaign(access.campaign),
-        "maps": list(maps_of(access.campaign)) if kind_of_campaign(access.campaign) else [],
-    }
+    return maps_section_context(access)

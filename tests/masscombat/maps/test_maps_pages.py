@@ -181,3 +181,12 @@ def test_map_page_queries_do_not_grow_with_the_map(client_for, gm, campaign, dja
         client.get(small.get_absolute_url())
     with django_assert_num_queries(len(small_queries.captured_queries)):
         client.get(big.get_absolute_url())
+
+
+@pytest.mark.parametrize(("role", "status"), [("anonymous", 302), ("outsider", 404), ("player", 200), ("gm", 200)])
+def test_maps_section_fragment(client_for, users, square_map, role, status):
+    response = client_for(users[role]).get(reverse("maps:section", args=[square_map.campaign_id]))
+    assert response.status_code == status
+    if status == 200:
+        assert "The ford" in response.content.decode() and "<html" not in response.content.decode()
+        assert ("New map" in response.content.decode()) == (role == "gm")
