@@ -37,6 +37,17 @@ class Derivation:
     payload: Callable[[dict], dict]
     prefix: str = ""
     pick: Callable[[dict], dict] = lambda output: output
+    # When the payload is a part of the data (one D&D 5e unit): where that part sits in the data,
+    # and which payload keys come from the data's top level instead (its profiles).
+    at: str = ""
+    top_level: tuple[str, ...] = ()
+
+    def data_path(self, path: str) -> str:
+        """An error path of the engine, as a path of the stored data."""
+        local = _local_path(path, self.prefix)
+        if not self.at or local.split(".", 1)[0].split("[", 1)[0] in self.top_level:
+            return local
+        return f"{self.at}.{local}" if local and not local.startswith("[") else f"{self.at}{local}"
 
 
 def _once(schema: Callable[[], dict]) -> Callable[[], dict]:
@@ -74,7 +85,7 @@ class Kind:
             except InvalidInput as error:
                 first_error = first_error or error.error
                 for path, message in error.fields.items():
-                    problems.setdefault(_local_path(path, derivation.prefix), message)
+                    problems.setdefault(derivation.data_path(path), message)
                 continue
             picked = dict(derivation.pick(output))
             picked.setdefault("log", output.get("log", []))
@@ -249,7 +260,8 @@ def _dnd5e_units(data: dict) -> list[tuple[str, Derivation]]:
             Derivation(
                 "unit-sheet",
                 lambda d, unit=unit: {**(unit if isinstance(unit, dict) else {}), "profiles": profiles},
-                prefix=f"units.{unit_id}",
+                at=f"units.{unit_id}",
+                top_level=("profiles",),
             ),
         )
         for unit_id, unit in units.items()

@@ -130,7 +130,7 @@ class Builder:
     def __init__(self, slug: str, defs: dict, errors: dict[str, str]):
         self.slug = slug
         self.defs = defs
-        self.errors = errors
+        self.errors = dict(errors)
         self._labels: dict = {}
         self._choices: dict = {}
 
@@ -224,11 +224,17 @@ class Builder:
             return self.group(fixed, entries, path, common)
         children = []
         for index, (key, item) in enumerate(entries.items()):
+            self._rename_errors(f"{path}.{key}", f"{path}[{index}]")
             child = self.node(item_schema, item, f"{path}[{index}]", "", True)
             child.index, child.key, child.caption = index, key, _caption(item) or key
-            child.error = child.error or self.errors.get(f"{path}.{key}", "")
             children.append(child)
         return Field(kind="list", key="", children=children, **common)
+
+    def _rename_errors(self, data_path: str, form_path: str) -> None:
+        """The engine names an entry by its key (``units.u1.type``); the form by its place (``units[0].type``)."""
+        for path, message in list(self.errors.items()):
+            if path == data_path or path.startswith((data_path + ".", data_path + "[")):
+                self.errors.setdefault(form_path + path[len(data_path):], message)
 
 
 def _caption(item: Any) -> str:

@@ -154,3 +154,13 @@ def test_a_blank_army_of_every_ruleset_is_valid(campaign_for, gm, api_for):
             created = client.post(f"/api/campaigns/{campaign.pk}/{plural}/", {"name": "Nouveau"}, format="json")
             assert created.status_code == 201, (slug, plural, created.json())
             assert client.get(f"/api/campaigns/{campaign.pk}/{plural}/{created.json()['id']}/sheet/").status_code == 200
+
+
+def test_dnd5e_errors_name_the_unit_by_its_key(campaign_for, gm, api_for):
+    campaign, client = campaign_for("dnd5e"), api_for(gm)
+    bad = copy.deepcopy(examples.DND5E_ARMIES["Horde orque"])
+    bad["units"]["u1"]["stands"][1]["hp"] = -3
+    bad["profiles"]["orc"]["ac"] = 99
+    response = client.post(f"/api/campaigns/{campaign.pk}/armies/", {"name": "Bad", "data": bad}, format="json")
+    assert response.status_code == 400
+    assert set(response.json()["data"]) >= {"units.u1.stands[1].hp", "profiles.orc.ac"}

@@ -139,3 +139,17 @@ def test_a_sixty_unit_army_saves_from_the_editor(campaign_for, gm, client_for, s
     assert client.post(f"{army.get_absolute_url()}edit/", to_post(fields)).status_code == 302
     army.refresh_from_db()
     assert army.version == 2 and army.data["units"][59]["headcount"] == 159
+
+
+def test_an_error_inside_an_entry_keyed_by_id_lands_on_its_field(campaign_for, gm, client_for, scrape, to_post):
+    """D&D 5e units are keyed by id: the engine's ``units.u1.stands[1].hp`` is the form's ``units[0]...``."""
+    campaign = campaign_for("dnd5e")
+    army = services.create_army(campaign, name="Horde", user=gm, data=examples.DND5E_ARMIES["Horde orque"])
+    client = client_for(gm)
+    url = f"{army.get_absolute_url()}edit/"
+    fields = [(n, "-3" if n == "units[0].stands[1].hp" else v) for n, v in scrape(client.get(url).content)]
+    body = client.post(url, to_post(fields)).content.decode()
+    field_html = body[body.index('name="units[0].stands[1].hp"'):][:400]
+    assert "errorlist" in field_html
+    army.refresh_from_db()
+    assert army.version == 1
