@@ -133,8 +133,7 @@ class _RosterViewSet(viewsets.ViewSet):
 
     def destroy(self, request: Request, campaign_pk: int, pk: int) -> Response:
         access = authorize(request.user, Action.ROSTER_MANAGE, campaign_pk)
-        deleted, _count = self.spec.model.objects.filter(campaign=access.campaign, pk=pk).delete()
-        if not deleted:
+        if not services.delete(self.spec.model, access.campaign, pk):
             raise Http404
         return Response(status=status.HTTP_204_NO_CONTENT)
 

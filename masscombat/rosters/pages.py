@@ -16,10 +16,20 @@ from django.utils.translation import get_language
 from rules import registry
 from rules.errors import InvalidInput
 
-from masscombat.rosters import adapters, labels
+from masscombat.rosters import adapters, labels, selectors
 
 _SKIPPED = {"log", "dice"}
 _CHART_WIDTH, _CHART_HEIGHT, _CHART_PAD = 320, 120, 24
+
+
+def section_context(access, user) -> dict:
+    """The campaign page's armies and heroes this member may see (two queries)."""
+    return {
+        "campaign": access.campaign,
+        "access": access,
+        "armies": list(selectors.armies_for(access, user)),
+        "heroes": list(selectors.heroes_for(access, user)),
+    }
 
 
 def sheet_context(slug: str, entity: str, data: Any) -> dict:

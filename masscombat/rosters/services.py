@@ -3,7 +3,8 @@
 Each function validates the data with the ruleset's engine, locks the row,
 checks the version the editor saw (optimistic locking), saves, bumps the
 version and records a :class:`RosterChange`, all in one transaction: a refused
-change saves nothing.  The battles app calls :func:`update_army` and
+change saves nothing.  Once committed, the campaign's open pages are told
+(:mod:`masscombat.campaigns.live`) and reload their roster lists.  The battles app calls :func:`update_army` and
 :func:`update_hero` with ``source_kind="battle"`` to write a battle's aftermath.
 """
 
@@ -13,6 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from masscombat.campaigns import live
 from masscombat.rosters import adapters
 from masscombat.rosters.models import Army, Hero, RosterChange
 
@@ -76,6 +78,7 @@ def update_army(
         source_label=source_label,
         user=user,
     )
+    live.campaign_changed(locked.campaign_id)
     return locked
 
 
@@ -118,6 +121,7 @@ def update_hero(
         source_label=source_label,
         user=user,
     )
+    live.campaign_changed(locked.campaign_id)
     return locked
 
 
@@ -133,6 +137,7 @@ def create_army(campaign, *, name: str, user, data: dict | None = None, kind: st
     RosterChange.objects.create(
         army=army, kind=kind, after=data, summary=adapter.army_summary(data), source_kind=source, user=user
     )
+    live.campaign_changed(campaign.pk)
     return army
 
 
@@ -146,4 +151,13 @@ def create_hero(campaign, *, name: str, user, data: dict | None = None, kind: st
     hero.save()
     source = RosterChange.SourceKind.IMPORT if kind == "imported" else RosterChange.SourceKind.EDIT
     RosterChange.objects.create(hero=hero, kind=kind, after=data, source_kind=source, user=user)
+    live.campaign_changed(campaign.pk)
     return hero
+
+
+def delete(model, campaign, item_id: int) -> bool:
+    """Delete an army or a hero of ``campaign`` (its history goes with it); False if there is none."""
+    deleted, _count = model.objects.filter(campaign=campaign, pk=item_id).delete()
+    if deleted:
+        live.campaign_changed(campaign.pk)
+    return bool(deleted)

@@ -4,7 +4,7 @@ from masscombat.rosters import views
 
 app_name = "rosters"
 
-urlpatterns = []
+urlpatterns = [path("campaigns/<int:pk>/rosters/", views.section, name="section")]
 for kind, spec in views.KINDS.items():
     name, extra = spec.entity, {"kind": kind}
     urlpatterns += [

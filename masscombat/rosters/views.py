@@ -15,7 +15,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import slugify
@@ -65,6 +64,14 @@ def _load(request, pk: int, kind: str, item_id: int, *, edit: bool = False):
 
 def _kind(spec: RosterKind, slug: str) -> adapters.Kind:
     return getattr(adapters.get(slug), spec.entity)
+
+
+@login_required
+@require_GET
+def section(request, pk: int):
+    """The campaign page's armies and heroes alone: what the page reloads when told the campaign changed."""
+    access = authorize(request.user, Action.ROSTER_VIEW, pk)
+    return render(request, "rosters/_section.html", pages.section_context(access, request.user))
 
 
 @login_required
@@ -179,10 +186,7 @@ def create(request, pk: int, kind: str):
 @require_POST
 def delete(request, pk: int, kind: str, item_id: int):
     access = authorize(request.user, Action.ROSTER_MANAGE, pk)
-    spec = KINDS[kind]
-    with transaction.atomic():
-        deleted, _count = spec.model.objects.filter(campaign=access.campaign, pk=item_id).delete()
-    if not deleted:
+    if not services.delete(KINDS[kind].model, access.campaign, item_id):
         raise Http404
     messages.success(request, _("Deleted."))
     return redirect(access.campaign)

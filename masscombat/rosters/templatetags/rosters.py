@@ -4,7 +4,7 @@ from django import template
 
 from django.utils.html import format_html
 
-from masscombat.rosters import labels, selectors, widgets
+from masscombat.rosters import labels, pages, widgets
 
 register = template.Library()
 
@@ -12,14 +12,7 @@ register = template.Library()
 @register.inclusion_tag("rosters/_section.html", takes_context=True)
 def rosters_section(context, access):
     """The campaign's armies and heroes this member may see (two queries), with the GM's buttons."""
-    user = context["request"].user
-    return {
-        "campaign": access.campaign,
-        "access": access,
-        "armies": list(selectors.armies_for(access, user)),
-        "heroes": list(selectors.heroes_for(access, user)),
-        "user": user,
-    }
+    return pages.section_context(access, context["request"].user)
 
 
 @register.filter
