@@ -121,16 +121,17 @@ def daphne_server(tmp_path):
     """Start the real ASGI server on a free port with its own SQLite file; returns its base URL.
 
     ``daphne_server(demo=True, DEBUG="0", ...)``: the keywords are environment
-    variables; ``demo`` loads the demo data first.  Collects static files when
+    variables (``DATABASE_URL`` and ``REDIS_URL`` too: none by default);
+    ``demo`` loads the demo data first.  Collects static files when
     ``DEBUG=0`` (production serves only collected, hashed files).
     """
     started = []
 
     def start(demo: bool = False, **env) -> str:
         environment = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG"}}
-        environment.update(
-            DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", STATIC_ROOT=str(tmp_path / "static"), **env
-        )
+        # Its own SQLite file unless DATABASE_URL is given (the fault tests point it at PostgreSQL).
+        environment.update({"DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}", "STATIC_ROOT": str(tmp_path / "static"),
+                            **env})
         manage = [sys.executable, str(ROOT / "manage.py")]
         steps = [["migrate", "--noinput"]]
         steps += [["demo"]] if demo else []
