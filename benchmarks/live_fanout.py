@@ -4,7 +4,7 @@
 
 Needs PostgreSQL and Redis on 127.0.0.1 (``BENCH_DATABASE_URL``, default
 ``postgres://postgres@127.0.0.1:5432/masscombat_bench``, dropped and created
-again; ``BENCH_REDIS_URL``, default ``redis://127.0.0.1:6379/7``).  It starts
+again; ``BENCH_REDIS_URL``, default ``redis://127.0.0.1:6379/7``, emptied).  It starts
 daphne (the real ASGI server, Redis channel layer) and measures, per battle
 and round, the time from sending the GM's HTTP ``POST /battles/<id>/resolve/``
 to the moment the last of the battle's N websocket clients has received the
@@ -341,6 +341,11 @@ def main() -> None:
     database = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/masscombat_bench")
     redis = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7")
     reset_database(database)
+    import redis as redis_client
+
+    # Its own Redis database, emptied: group memberships of an earlier run's dead sockets would
+    # otherwise receive (and slow) every broadcast until they expire.
+    redis_client.Redis.from_url(redis).flushdb()
     env = {**os.environ, "DATABASE_URL": database, "REDIS_URL": redis, "DEBUG": "1",
            "DJANGO_SETTINGS_MODULE": "masscombat.settings", "LOG_LEVEL": "WARNING"}
     os.environ.update({k: env[k] for k in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE")})

@@ -22,6 +22,11 @@ REFUSED = 4403
 
 class BattleConsumer(AsyncJsonWebsocketConsumer):
     groups_joined: list[str] = []
+    # Live events are forwarded only after the client's "hello" was answered, and only
+    # past the last one sent: one connection then sends each event once, in order.  One
+    # that arrives earlier was committed before the catch-up query, which includes it.
+    ready = False
+    sent_seq = 0
 
     async def connect(self) -> None:
         self.battle_id = self.scope["url_route"]["kwargs"]["battle_id"]
@@ -58,7 +63,13 @@ class BattleConsumer(AsyncJsonWebsocketConsumer):
             return
         for event in events:
             await self.send_json(event)
-        await self.send_json({"type": "ready", "last_seq": events[-1]["seq"] if events else last_seq})
+        self.sent_seq = events[-1]["seq"] if events else last_seq
+        self.ready = True
+        await self.send_json({"type": "ready", "last_seq": self.sent_seq})
 
     async def battle_event(self, message: dict) -> None:
-        await self.send_json(message["event"])
+        event = message["event"]
+        if not self.ready or event["seq"] <= self.sent_seq:
+            return
+        self.sent_seq = event["seq"]
+        await self.send_json(event)

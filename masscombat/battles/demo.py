@@ -1,8 +1,9 @@
-"""A ready-to-play 7th Sea demo battle, for ``manage.py demo``.
+"""Ready-to-play demo battles, for ``manage.py demo``.
 
-Two armies (Montaigne for the first demo player, Castille for the second),
-one hero each, and the battle set up between them at round 1.  Running it
-again finds what exists and creates only what is missing.
+7th Sea: two armies (Montaigne for the first demo player, Castille for the
+second), one hero each, and the battle set up between them at round 1.
+SYNAPSE: the rosters demo's two worked-example armies and its character.
+Running it again finds what exists and creates only what is missing.
 """
 
 from masscombat.battles import services
@@ -11,6 +12,7 @@ from masscombat.rosters import services as roster_services
 from masscombat.rosters.models import Army, Hero
 
 BATTLE_NAME = "Bataille du col de la Rose"
+SYNAPSE_BATTLE_NAME = "Bataille de la Trébie"
 ARMIES = [
     ("Montaigne", {"name": "Montaigne", "troops": 2400, "general": {"name": "Général Montegue", "wits": 3,
                                                                      "strategy": 3, "incitation": 2}}),
@@ -25,7 +27,27 @@ HEROES = [
 ]
 
 
-def load(campaign, gm, players) -> Battle:
+def load(campaign, gm, players) -> Battle | None:
+    """The demo battle of the campaign's ruleset, if it has one."""
+    if campaign.ruleset == "seventh_sea":
+        return _seventh_sea(campaign, gm, players)
+    if campaign.ruleset == "synapse":
+        return _synapse(campaign, gm)
+    return None
+
+
+def _synapse(campaign, gm) -> Battle | None:
+    existing = Battle.objects.filter(campaign=campaign, name=SYNAPSE_BATTLE_NAME).first()
+    armies = list(Army.objects.filter(campaign=campaign).order_by("pk")[:2])
+    if existing is not None or len(armies) < 2:
+        return existing
+    heroes = [(hero, "A") for hero in Hero.objects.filter(campaign=campaign)
+              if any(unit.get("id") == hero.data.get("unit_id") for unit in armies[0].data.get("units", []))]
+    return services.create_battle(campaign, gm, name=SYNAPSE_BATTLE_NAME, armies={"A": armies[0], "B": armies[1]},
+                                  heroes=heroes, options={})
+
+
+def _seventh_sea(campaign, gm, players) -> Battle:
     existing = Battle.objects.filter(campaign=campaign, name=BATTLE_NAME).first()
     if existing is not None:
         return existing

@@ -98,16 +98,9 @@ class DeclarationForm(forms.Form):
             self.engine_options[path] = option
 
     def declaration(self) -> dict:
-        """The values to store: required ones, and optional ones that differ from the engine's default."""
-        out = {}
-        for path, value in self.cleaned_data.items():
-            option = self.engine_options[path]
-            if value is None or value == "":
-                continue
-            if not option.get("required") and value == option.get("default"):
-                continue
-            out[path] = value
-        return out
+        """The values to store: every one given.  An option's ``default`` is what the form shows first,
+        not always what the engine assumes when it is absent (an attack's target), so none is dropped."""
+        return {path: value for path, value in self.cleaned_data.items() if value is not None and value != ""}
 
 
 def _initial(option: dict, value):
@@ -143,7 +136,7 @@ def _field(option: dict, adapter):
             widget=forms.CheckboxSelectMultiple)
     if allowed is not None:
         choices = [(json.dumps(value), adapter.value_label(value)) for value in allowed]
-        if not required:
+        if not required and option.get("default") is None:
             choices = [("", _("(no change)"))] + choices
         return forms.TypedChoiceField(label=label, choices=choices, required=required, coerce=json.loads,
                                       empty_value=None, help_text=help_text, widget=forms.RadioSelect)

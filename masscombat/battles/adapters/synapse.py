@@ -40,6 +40,10 @@ class Synapse(Adapter):
         "fled": _("fled"),
         "destroyed": _("destroyed"),
         "withdrawn": _("withdrawn"),
+        "fresh": _("fresh"),
+        "engaged": _("engaged"),
+        "shaken": _("shaken"),
+        "decimated": _("decimated"),
     }
 
     def split_path(self, path: str) -> list[str]:
@@ -56,6 +60,10 @@ class Synapse(Adapter):
         if len(parts) > 4 and parts[2] == "orders":  # name the formation the order is for
             return f"{parts[3]} — {super().option_label(option)}"
         return super().option_label(option)
+
+    def side_label(self, side: str, state: dict | None = None) -> str:
+        name = ((state or {}).get("armies") or {}).get(side, {}).get("name")
+        return name or super().side_label(side)
 
     def new_battle_input(self, *, name: str, armies: dict, heroes: list, options: dict) -> tuple[dict, list]:
         payload_armies, participants = {}, []

@@ -73,3 +73,16 @@ def test_the_rout_ends_it_and_the_rosters_get_the_headcounts(synapse_battle, gm,
         assert south.data["units"][0]["headcount"] == 100
         assert not RosterChange.objects.filter(army=south, source_kind="battle").exists()
     assert Hero.objects.get(name="Vera").status in ("active", "wounded")
+
+
+def test_a_value_equal_to_the_options_default_is_still_declared(synapse_battle, client_for, player, gm):
+    """The form pre-selects the only target; the engine still needs it said (an attack needs a target)."""
+    from django.urls import reverse
+
+    response = client_for(player).post(reverse("battles:declare", args=[synapse_battle.pk]), {
+        "participant": "side:A", "round": 1,
+        "sides.A.orders.A.melee.action": '"attack"', "sides.A.orders.A.melee.target": '"B.melee"'})
+    assert response.status_code == 302
+    data = synapse_battle.declarations.get().data
+    assert data["sides.A.orders.A.melee.target"] == "B.melee"
+    assert services.resolve_round(gm, synapse_battle.pk, expected_round=1).number == 1
