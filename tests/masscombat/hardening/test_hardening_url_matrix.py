@@ -125,6 +125,7 @@ MATRIX: dict[str, Entry] = {
     "rosters:hero-preview": Entry(hero, post=(L, 404, 403, 200, 200)),
     "rosters:hero-export": Entry(hero, get=MEMBERS),
     "rosters:hero-delete": Entry(hero, post=GM_POST),
+    "rosters:section": Entry(sea, get=MEMBERS),
     # Battles.
     "battles:create": Entry(lambda w: {"campaign_id": w["sea"].pk}, get=GM_ONLY),
     "battles:room": Entry(battle, get=MEMBERS),
