@@ -3,6 +3,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from rest_framework.routers import SimpleRouter
 
 from masscombat.api import rules, views
+from masscombat.maps.api import MapViewSet
 from masscombat.rosters.api import ArmyViewSet, HeroViewSet
 
 router = SimpleRouter(use_regex_path=False)
@@ -10,6 +11,7 @@ router.register("campaigns", views.CampaignViewSet, basename="campaign")
 router.register("campaigns/<int:campaign_pk>/members", views.MemberViewSet, basename="member")
 router.register("campaigns/<int:campaign_pk>/armies", ArmyViewSet, basename="army")
 router.register("campaigns/<int:campaign_pk>/heroes", HeroViewSet, basename="hero")
+router.register("campaigns/<int:campaign_pk>/maps", MapViewSet, basename="map")
 
 app_name = "api"
 

@@ -149,6 +149,7 @@ MATRIX: dict[str, Entry] = {
     "maps:duplicate": Entry(a_map, post=GM_POST),
     "maps:export": Entry(a_map, get=MEMBERS),
     "maps:delete": Entry(a_map, get=GM_ONLY, post=GM_POST),
+    "maps:section": Entry(lambda w: {"pk": w["zones"].pk}, get=MEMBERS),
     # API.
     "api:me": Entry(get=API_OPEN),
     "api:token": Entry(get=(405,) * 5, post=(400,) * 5),
@@ -174,6 +175,9 @@ MATRIX: dict[str, Entry] = {
     "api:hero-export": Entry(api_hero, get=API_MEMBERS),
     "api:hero-history": Entry(api_hero, get=API_MEMBERS),
     "api:hero-sheet": Entry(api_hero, get=API_MEMBERS),
+    "api:map-list": Entry(lambda w: {"campaign_pk": w["zones"].pk}, get=API_MEMBERS),
+    "api:map-detail": Entry(lambda w: {"campaign_pk": w["zones"].pk, "pk": w["map"].pk}, get=API_MEMBERS),
+    "api:map-svg": Entry(lambda w: {"campaign_pk": w["zones"].pk, "pk": w["map"].pk}, get=API_MEMBERS),
 }
 
 # Websocket routes: who may open one (the others are closed before the handshake ends).
