@@ -12,6 +12,8 @@ naming the offending entry (``cells[3].elevation``, ``zones.ford.neighbors``).
 
 from __future__ import annotations
 
+import re
+
 from django.utils.translation import gettext as _
 from jsonschema import Draft202012Validator
 
@@ -75,6 +77,19 @@ def _schema_errors(instance, json_schema: dict, prefix: list) -> dict[str, str]:
     return errors
 
 
+def _located(errors: dict[str, str], probed: list, given: list) -> dict[str, str]:
+    """The engine's errors about ``cells[i]`` of the list it checked, at the index of the list the editor sent."""
+    index_of = {tuple(cell["at"]): i for i, cell in enumerate(given)}
+    located = {}
+    for path, problem in errors.items():
+        match = re.match(r"cells\[(\d+)\](.*)", path)
+        if match and int(match.group(1)) < len(probed):
+            x, y = probed[int(match.group(1))]["at"]
+            path = f"cells[{index_of.get((x, y), match.group(1))}]{match.group(2)}"
+        located[path] = problem
+    return located
+
+
 def _probe_dnd5e(width: int, height: int, cells: list, objective_squares: dict) -> dict[str, str]:
     """Set up a throwaway D&D 5e battle on the map; keep only what the engine says about the map."""
     taken = {tuple(o["at"]) for o in objective_squares.values()}
@@ -131,7 +146,7 @@ def _clean_square(width: int, height: int, data: dict, errors: dict) -> dict:
         return {}
     kept.sort(key=lambda c: (c["at"][1], c["at"][0]))
     squares = {oid: {"ac": 15, **square} for oid, square in sorted(objective_squares.items())}
-    errors.update(_probe_dnd5e(width, height, kept, squares))
+    errors.update(_located(_probe_dnd5e(width, height, kept, squares), kept, cells))
     return {"cells": kept, "objective_squares": squares}
 
 
@@ -211,5 +226,23 @@ def clean_map(kind: str, width, height, data) -> dict:
     cleaner = {"square": _clean_square, "hex": _clean_hex, "zones": _clean_zones}[kind]
     cleaned = cleaner(width, height, data, errors)
     if errors:
-        raise MapInvalid(errors)
+        raise MapInvalid(_with_places(errors, data))
     return cleaned
+
+
+def _with_places(errors: dict[str, str], data: dict) -> dict[str, str]:
+    """Name the square or hex of each cell error, so the GM finds it on the map."""
+    named = {}
+    for path, problem in errors.items():
+        match = re.match(r"(cells|hexes)\[(\d+)\]", path)
+        entry = None
+        if match and isinstance(data.get(match.group(1)), list) and int(match.group(2)) < len(data[match.group(1)]):
+            entry = data[match.group(1)][int(match.group(2))]
+        if isinstance(entry, dict):
+            where = entry.get("at") if match.group(1) == "cells" else [entry.get("col"), entry.get("row")]
+            if isinstance(where, list) and len(where) == 2:
+                label = _("Square %(x)s, %(y)s: %(problem)s") if match.group(1) == "cells" else _(
+                    "Hex %(x)s, %(y)s: %(problem)s")
+                problem = label % {"x": where[0], "y": where[1], "problem": problem}
+        named[path] = problem
+    return named

@@ -178,7 +178,8 @@
     var keys = Object.keys(fields || {});
     keys.forEach(function (path) {
       var li = document.createElement("li");
-      li.textContent = (path ? path + " — " : "") + fields[path];
+      // A cell's message names its square; other paths (a zone, the size) are shown with the message.
+      li.textContent = (path && !/^(cells|hexes)\[/.test(path) ? path + " — " : "") + fields[path];
       errorList.appendChild(li);
     });
     errorList.hidden = keys.length === 0;

@@ -117,11 +117,18 @@
       var svg = svgOf(viewport);
       if (!svg) return;
       if (pinch && pointers.size === 2) {
+        // Two fingers: spread or pinch to zoom around where they started, move together to pan.
         var pts = Array.from(pointers.values());
         var d = Math.hypot(pts[0].x - pts[1].x, pts[0].y - pts[1].y) || 1;
+        var cx = (pts[0].x + pts[1].x) / 2, cy = (pts[0].y + pts[1].y) / 2;
         viewport._view = pinch.view.slice();
         apply(viewport);
         zoom(viewport, pinch.d / d, pinch.cx, pinch.cy);
+        var r = svg.getBoundingClientRect();
+        var v = viewport._view;
+        var scale = Math.max(v[2] / r.width, v[3] / r.height);
+        viewport._view = [v[0] - (cx - pinch.cx) * scale, v[1] - (cy - pinch.cy) * scale, v[2], v[3]];
+        apply(viewport);
         moved = true;
         return;
       }
