@@ -177,8 +177,8 @@ def _jdrwiki_pieces(state: dict) -> list[dict]:
 PIECES = {"dnd5e": _dnd5e_pieces, "heros": _heros_pieces, "jdrwiki": _jdrwiki_pieces}
 
 
-def _source(state: dict, battle_map: BattleMap | None) -> dict:
-    """The state's map (it never changes during a battle) in the renderer's terms, zones placed as drawn."""
+def battle_source(state: dict, battle_map: BattleMap | None = None) -> dict:
+    """What the renderer draws for a battle state: its map (fixed for the battle), zones placed as the stored map draws them."""
     engine = state.get("map", {})
     if "cells" in engine:
         return {"kind": "square", "width": engine["width"], "height": engine["height"],
@@ -190,6 +190,18 @@ def _source(state: dict, battle_map: BattleMap | None) -> dict:
         zones = {zid: {**zone, "at": placed.get(zid, {}).get("at")} for zid, zone in engine.get("zones", {}).items()}
         return {"kind": "zones", "width": battle_map.width, "height": battle_map.height, "data": {"zones": zones}}
     return {"zones": engine.get("zones", {})}
+
+
+def pieces_of(visible_state: dict, ruleset: str, viewer_side: str | None) -> list[dict]:
+    """The pieces of a state the viewer may already see (the engine's ``visible-state`` output, or the whole state for the GM).
+
+    For callers that hold the visible state already (the battle room keeps
+    one per side); :func:`map_view` calls it after asking the engine.
+    """
+    pieces = PIECES.get(ruleset, lambda _state: [])(visible_state)
+    for piece in pieces:
+        piece["mine"] = viewer_side is not None and piece.get("side") == viewer_side
+    return pieces
 
 
 def _is_cell(value) -> bool:
@@ -227,15 +239,14 @@ def map_view(battle_state: dict, ruleset: str, viewer_side: str | None, selected
     else:
         answer = registry.run(ruleset, "visible-state", {"state": battle_state, "side": viewer_side})
         state, hidden = answer["state"], answer.get("hidden", [])
-    pieces = PIECES.get(ruleset, lambda _state: [])(state)
+    pieces = pieces_of(state, ruleset, viewer_side)
     highlights = []
     for piece in pieces:
-        piece["mine"] = viewer_side is not None and piece.get("side") == viewer_side
         if selected_piece is not None and piece["id"] == selected_piece:
             piece["selected"] = True
             if viewer_side is None or piece["mine"]:
                 highlights = legal_moves(battle_state, ruleset, piece)
-    return {"source": _source(state, battle_map), "pieces": pieces, "highlights": highlights, "hidden": hidden}
+    return {"source": battle_source(state, battle_map), "pieces": pieces, "highlights": highlights, "hidden": hidden}
 
 
 def area_preview(battle_state: dict, *, shape: str, size_m: float, origin, direction: str | None = None,

@@ -141,3 +141,18 @@ def test_area_preview_is_the_engines_template_drawn_on_the_map(dnd_state):
     assert svg.count('class="tpl"') == len(squares)
     with pytest.raises(InvalidInput):
         area_preview(dnd_state, shape="cone", size_m=9, origin=[8, 6])
+
+
+def test_pieces_of_a_visible_state_and_zone_placement(zones_map):
+    from masscombat.maps.engine import engine_map
+    from masscombat.maps.selectors import battle_source, pieces_of
+
+    state = {"map": engine_map(zones_map), "armies": {"n": {"side": "a", "name": "Nord"}, "s": {"side": "b"}},
+             "corps": {"c1": {"army_id": "n", "zone": "ford", "status": "active"},
+                       "c2": {"army_id": "s", "zone": "woods", "status": "active"}}}
+    pieces = pieces_of(state, "jdrwiki", "a")
+    assert {(p["id"], p["at"], p["mine"]) for p in pieces} == {("c1", "ford", True), ("c2", "woods", False)}
+    source = battle_source(state, zones_map)
+    assert source["data"]["zones"]["woods"]["at"] == zones_map.data["zones"]["woods"]["at"]
+    svg = render_map_svg(source, pieces=pieces)
+    assert 'data-piece="c1"' in svg and 'data-c="hill"' in svg
