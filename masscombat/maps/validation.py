@@ -12,6 +12,7 @@ naming the offending entry (``cells[3].elevation``, ``zones.ford.neighbors``).
 
 from __future__ import annotations
 
+import json
 import re
 
 from django.utils.translation import gettext as _
@@ -77,6 +78,41 @@ def _schema_errors(instance, json_schema: dict, prefix: list) -> dict[str, str]:
     return errors
 
 
+def _cell_list_errors(width: int, height: int, name: str, cells, map_schema: dict) -> dict[str, str]:
+    """The engine's schema applied to a map's list of cells, quickly.
+
+    A painted map repeats a few kinds of cell thousands of times: each kind is
+    checked once against the engine's schema (positions aside, which
+    :func:`_clean_square` and :func:`_clean_hex` check), and an error is
+    reported at the first cell of that kind.
+    """
+    errors = _schema_errors({"width": width, "height": height, name: []}, map_schema, [])
+    if not isinstance(cells, list):
+        return {**errors, name: _("Wrong type of value.")}
+    item_schema = {**map_schema["$defs"][map_schema["$ref"].rsplit("/", 1)[1]]["properties"][name]["items"],
+                   "$defs": map_schema["$defs"]}
+    positions = ("at",) if name == "cells" else ("col", "row")
+    placeholder = {"at": [0, 0]} if name == "cells" else {"col": 0, "row": 0}
+    seen = set()
+    for index, cell in enumerate(cells):
+        if not isinstance(cell, dict):
+            errors.setdefault(f"{name}[{index}]", _("Wrong type of value."))
+            continue
+        for key in positions:
+            value = cell.get(key)
+            ok = (isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)) if key == "at" \
+                else (type(value) is int and value >= 0)
+            if not ok:
+                errors.setdefault(f"{name}[{index}].{key}", _("Wrong type of value."))
+        shape = json.dumps({k: v for k, v in cell.items() if k not in positions}, sort_keys=True, default=str)
+        if shape in seen:
+            continue
+        seen.add(shape)
+        errors.update({k: v for k, v in _schema_errors({**cell, **placeholder}, item_schema, [name, index]).items()
+                       if k not in errors})
+    return errors
+
+
 def _located(errors: dict[str, str], probed: list, given: list) -> dict[str, str]:
     """The engine's errors about ``cells[i]`` of the list it checked, at the index of the list the editor sent."""
     index_of = {tuple(cell["at"]): i for i, cell in enumerate(given)}
@@ -123,7 +159,7 @@ def _probe_dnd5e(width: int, height: int, cells: list, objective_squares: dict) 
 def _clean_square(width: int, height: int, data: dict, errors: dict) -> dict:
     cells = data.get("cells", [])
     objective_squares = data.get("objective_squares", {})
-    errors.update(_schema_errors({"width": width, "height": height, "cells": cells}, schema("square")["map"], []))
+    errors.update(_cell_list_errors(width, height, "cells", cells, schema("square")["map"]))
     errors.update(_schema_errors(objective_squares, schema("square")["objective_squares"], ["objective_squares"]))
     if errors:
         return {}
@@ -152,7 +188,7 @@ def _clean_square(width: int, height: int, data: dict, errors: dict) -> dict:
 
 def _clean_hex(width: int, height: int, data: dict, errors: dict) -> dict:
     hexes = data.get("hexes", [])
-    errors.update(_schema_errors({"width": width, "height": height, "hexes": hexes}, schema("hex")["map"], []))
+    errors.update(_cell_list_errors(width, height, "hexes", hexes, schema("hex")["map"]))
     if errors:
         return {}
     kept, seen = [], set()
