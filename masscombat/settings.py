@@ -85,6 +85,7 @@ INSTALLED_APPS = [
     "masscombat.rosters",
     "masscombat.battles",
     "masscombat.maps",
+    "masscombat.backup",
     "masscombat.api",
 ]
 

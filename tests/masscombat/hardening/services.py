@@ -103,9 +103,14 @@ def wait_for(condition, what: str, timeout: float = 60) -> None:
     raise RuntimeError(f"gave up waiting for {what} after {timeout} s")
 
 
+def sibling_database_url(database_url: str, name: str) -> str:
+    """The URL of database ``name`` on ``database_url``'s server."""
+    return urlsplit(database_url)._replace(path=f"/{name}").geturl()
+
+
 def fresh_database(database_url: str, name: str) -> str:
     """An empty database ``name`` beside ``database_url``'s; its URL."""
     with psycopg.connect(database_url, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
-    return urlsplit(database_url)._replace(path=f"/{name}").geturl()
+    return sibling_database_url(database_url, name)
