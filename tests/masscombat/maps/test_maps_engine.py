@@ -81,6 +81,12 @@ def test_stored_links_go_both_ways_and_defaults_are_dropped(zones_map, square_ma
         ("square", 5, 5, {"cells": [{"at": [7, 1]}]}, "cells[0].at"),
         ("square", 5, 5, {"cells": [{"at": [1, 1]}, {"at": [1, 1], "terrain": "road"}]}, "cells[1].at"),
         ("square", 5, 5, {"cells": [{"at": [1, 1], "elevation": 21}]}, "cells[0].elevation"),
+        ("square", 5, 5, {"cells": [{"at": [0, 0]}, {"at": [1, 0], "terrain": "lava"}, {"at": [2, 0], "terrain": "lava"}]},
+         "cells[1].terrain"),
+        ("square", 5, 5, {"cells": ["forest"]}, "cells[0]"),
+        ("square", 5, 5, {"cells": [{"at": [1, "b"]}]}, "cells[0].at"),
+        ("square", 5, 5, {"cells": {"at": [1, 1]}}, "cells"),
+        ("hex", 5, 5, {"hexes": [{"col": -1, "row": 1}]}, "hexes[0].col"),
         # Rules of the engine, found by its own new-battle (dnd5e S3.7, S3.8):
         ("square", 5, 5, {"cells": [{"at": [1, 1], "terrain": "deep_water", "elevation": 1}]}, "cells[0].elevation"),
         ("square", 5, 5, {"cells": [{"at": [1, 1], "terrain": "forest", "difficult": True}]}, "cells[0].difficult"),
