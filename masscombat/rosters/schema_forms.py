@@ -28,6 +28,7 @@ PRESENT = "__present"
 VARIANT = "__variant"
 
 _INDEX = re.compile(r"^\[(\d+)\]")
+_FOLD_AFTER = 3  # lists longer than this show their items folded, a phone screen each otherwise
 
 
 @dataclass
@@ -54,6 +55,7 @@ class Field:
     variants: list = field(default_factory=list)
     variant: str = ""
     caption: str = ""  # a list item's own name, shown in its legend
+    open: bool = True  # a list item shown unfolded (long lists fold, but not an item with an error)
 
 
 def _resolve(schema: dict, defs: dict) -> dict:
@@ -211,8 +213,15 @@ class Builder:
         for index, item in enumerate(items):
             child = self.node(item_schema, item, f"{path}[{index}]", "", True)
             child.index, child.caption = index, _caption(item)
+            child.open = self._unfolded(child.name, index, len(items))
             children.append(child)
         return Field(kind="list", children=children, **common)
+
+    def _unfolded(self, path: str, index: int, count: int) -> bool:
+        """Short lists stay open; in long ones, the last item (often just added) and any with an error."""
+        if count <= _FOLD_AFTER or index == count - 1:
+            return True
+        return any(error == path or error.startswith((path + ".", path + "[")) for error in self.errors)
 
     def mapping(self, schema: dict, value: Any, path: str, common: dict) -> Field:
         entries = value if isinstance(value, dict) else {}
@@ -227,6 +236,7 @@ class Builder:
             self._rename_errors(f"{path}.{key}", f"{path}[{index}]")
             child = self.node(item_schema, item, f"{path}[{index}]", "", True)
             child.index, child.key, child.caption = index, key, _caption(item) or key
+            child.open = self._unfolded(child.name, index, len(entries))
             children.append(child)
         return Field(kind="list", key="", children=children, **common)
 

@@ -7,15 +7,25 @@ same query.
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.db.models.fields.json import KT
 
 from masscombat.core.permissions import Access
 from masscombat.rosters.models import Army, Hero, RosterChange
 
 
 def armies_for(access: Access, user) -> QuerySet[Army]:
-    """The campaign's armies this member may see: all for the GM; visible or commanded for a player."""
-    armies = Army.objects.filter(campaign=access.campaign).select_related("commander")
+    """The campaign's armies this member may see: all for the GM; visible or commanded for a player.
+
+    Each with ``strength``, the charted number of its last change (as text, as the database gives it).
+    """
+    latest = RosterChange.objects.filter(army=OuterRef("pk")).order_by("-created_at", "-pk")
+    armies = (
+        Army.objects.filter(campaign=access.campaign)
+        .select_related("commander")
+        # The strength the engine gave at the last change (the charted number), in the same query.
+        .annotate(strength=Subquery(latest.annotate(value=KT("summary__strength")).values("value")[:1]))
+    )
     if not access.is_gm:
         armies = armies.filter(Q(visible_to_players=True) | Q(commander=user))
     return armies

@@ -67,7 +67,11 @@ class _Renderer:
             legend += f" {_e(field.caption)}" if field.caption else ""
         else:
             legend = self.label(field)
-        parts = [f'<fieldset class="{classes}"><legend>{legend}</legend>']
+        if field.index is not None:
+            # A list item folds: its summary is its number and name; its fields post either way.
+            parts = [f'<details class="{classes}"{" open" if field.open else ""}><summary>{legend}</summary>']
+        else:
+            parts = [f'<fieldset class="{classes}"><legend>{legend}</legend>']
         if field.nullable:
             parts.append(f'<label class="check"><input type="checkbox" name="{name}.{PRESENT}"'
                          f'{_CHECKED if field.present else ""}> {self.words["present"]}</label>')
@@ -85,7 +89,7 @@ class _Renderer:
         if field.index is not None:
             parts.append(f'<button type="submit" name="_remove" value="{name}" class="button small danger remove"'
                          f' formnovalidate>{self.words["remove"]}</button>')
-        parts.append("</fieldset>")
+        parts.append("</details>" if field.index is not None else "</fieldset>")
         return "".join(parts)
 
     def list(self, field: Field) -> str:

@@ -70,7 +70,7 @@ def test_gm_builds_hannibals_army_on_a_phone(browser, live_server, screenshot, g
     expect(sheet.locator("tr.total").first).to_contain_text("37")
     assert fits(page)
     screenshot(page, f"rosters-{lang}-phone-1-editor")
-    for part in ("#roster-form fieldset.item", "#sheet"):
+    for part in ("#roster-form details.item", "#sheet"):
         page.locator(part).first.scroll_into_view_if_needed()
         page.screenshot(path=str(SHOTS / f"rosters-{lang}-phone-1-editor-{part.split()[-1].strip('#.')}.png"))
 
@@ -123,4 +123,7 @@ def test_every_rulesets_pages_fit_a_phone(browser, live_server, screenshot, gm, 
                 assert not page.locator(".sheet-problems").count(), page.locator(".sheet-problems").inner_text()
                 assert fits(page), (slug, label, step)
                 page.screenshot(path=str(SHOTS / f"rosters-{slug}-{lang}-phone-{label}-{step}.png"))
+                if step == "editor" and page.locator("details.item").count():
+                    page.locator("details.item").last.scroll_into_view_if_needed()
+                    page.screenshot(path=str(SHOTS / f"rosters-{slug}-{lang}-phone-{label}-{step}-items.png"))
         context.close()

@@ -57,3 +57,10 @@ def test_army_page_shows_the_sheet_its_explanation_in_french_and_the_history(cam
     assert 'class="strength-dot battle"' in page
     # The explanation is the engine's log in the reader's language (its French template, S4.9).
     assert "S4.9" in page and "Hannibal" in page
+
+
+def test_the_campaign_page_lists_each_armys_strength(campaign_for, gm, client_for):
+    campaign = campaign_for("synapse")
+    services.create_army(campaign, name="Carthage", user=gm, data=examples.SYNAPSE_ARMIES["Ost d'Hannibal"])
+    page = client_for(gm).get(campaign.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "strength 2,300" in page
