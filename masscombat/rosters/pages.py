@@ -131,17 +131,17 @@ def rendered_log(slug: str, steps: list) -> list[dict]:
     ]
 
 
-def strength_chart(points: list[tuple[int, int | float, Any]]) -> dict | None:
+def strength_chart(points: list[tuple[int | float, Any]]) -> dict | None:
     """An inline SVG line of the strength after each change: coordinates and labels, no JavaScript."""
     if not points:
         return None
-    values = [value for _position, value, _change in points]
+    values = [value for value, _change in points]
     low, high = min(values + [0]), max(values)
     span = (high - low) or 1
     count = len(points)
     inner_w, inner_h = _CHART_WIDTH - 2 * _CHART_PAD, _CHART_HEIGHT - 2 * _CHART_PAD
     marks = []
-    for index, (_position, value, change) in enumerate(points):
+    for index, (value, change) in enumerate(points):
         x = _CHART_PAD + (inner_w * index / (count - 1) if count > 1 else inner_w / 2)
         y = _CHART_PAD + inner_h * (1 - (value - low) / span)
         marks.append({"x": round(x, 1), "y": round(y, 1), "value": value, "change": change})

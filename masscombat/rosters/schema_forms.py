@@ -49,7 +49,6 @@ class Field:
     children: list = field(default_factory=list)
     present: bool = True
     error: str = ""
-    help: str = ""
     index: int | None = None
     key: str | None = None
     variants: list = field(default_factory=list)
@@ -153,7 +152,7 @@ class Builder:
         schema, nullable = _split_nullable(schema, self.defs)
         label, term = self.label(name, schema.get("title"))
         common = {"name": path, "label": label, "term": term, "required": required, "nullable": nullable,
-                  "error": self.errors.get(path, ""), "help": schema.get("description", "")}
+                  "error": self.errors.get(path, "")}
         kind = _scalar_kind(schema, nullable)
         if kind is not None:
             shown = value if value is not None else schema.get("default")

@@ -44,10 +44,10 @@ def history(entity) -> QuerySet[RosterChange]:
     return entity.changes.select_related("user").order_by("created_at", "pk")
 
 
-def strength_points(changes) -> list[tuple[int, int | float, RosterChange]]:
-    """The charted strength after each change that recorded one: (position, value, change)."""
+def strength_points(changes) -> list[tuple[int | float, RosterChange]]:
+    """The charted strength after each change that recorded one, with that change."""
     return [
-        (position, change.summary["strength"], change)
-        for position, change in enumerate(changes)
+        (change.summary["strength"], change)
+        for change in changes
         if isinstance(change.summary, dict) and isinstance(change.summary.get("strength"), int | float)
     ]

@@ -32,7 +32,6 @@ from masscombat.rosters.models import Army, Hero
 class RosterKind:
     """What differs between armies and heroes in the views."""
 
-    plural: str
     entity: str
     model: type
     can_view: Any
@@ -43,9 +42,9 @@ class RosterKind:
 
 
 KINDS = {
-    "armies": RosterKind("armies", "army", Army, permissions.can_view_army, permissions.can_edit_army,
+    "armies": RosterKind("army", Army, permissions.can_view_army, permissions.can_edit_army,
                          forms.ArmySettingsForm, services.create_army, services.update_army),
-    "heroes": RosterKind("heroes", "hero", Hero, permissions.can_view_hero, permissions.can_edit_hero,
+    "heroes": RosterKind("hero", Hero, permissions.can_view_hero, permissions.can_edit_hero,
                          forms.HeroSettingsForm, services.create_hero, services.update_hero),
 }
 
