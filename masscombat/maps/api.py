@@ -21,7 +21,7 @@ from masscombat.core.permissions import Action, authorize
 from masscombat.maps import services
 from masscombat.maps.models import MAX_SIDE, BattleMap
 from masscombat.maps.render import render_map_svg
-from masscombat.maps.selectors import maps_of
+from masscombat.maps.selectors import map_for, maps_for
 from masscombat.maps.validation import MapInvalid
 
 
@@ -39,14 +39,15 @@ class MapSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = BattleMap
-        fields = ["id", "name", "kind", "width", "height", "data", "version", "created_at", "updated_at"]
+        fields = ["id", "name", "kind", "width", "height", "data", "visible_to_players", "version", "created_at",
+                  "updated_at"]
         read_only_fields = ["kind", "created_at", "updated_at"]
 
 
 class MapSummarySerializer(serializers.ModelSerializer):
     class Meta:
         model = BattleMap
-        fields = ["id", "name", "kind", "width", "height", "version", "updated_at"]
+        fields = ["id", "name", "kind", "width", "height", "visible_to_players", "version", "updated_at"]
 
 
 def _refused(invalid: MapInvalid) -> ValidationError:
@@ -59,7 +60,7 @@ class MapViewSet(viewsets.ViewSet):
 
     def _load(self, campaign_pk: int, pk: int, action_: Action) -> BattleMap:
         access = authorize(self.request.user, action_, campaign_pk)
-        found = BattleMap.objects.filter(campaign=access.campaign, pk=pk).first()
+        found = map_for(access, pk)
         if found is None:
             raise Http404
         return found
@@ -67,7 +68,7 @@ class MapViewSet(viewsets.ViewSet):
     @extend_schema(responses=MapSummarySerializer(many=True))
     def list(self, request: Request, campaign_pk: int) -> Response:
         access = authorize(request.user, Action.MAP_VIEW, campaign_pk)
-        return Response(MapSummarySerializer(maps_of(access.campaign), many=True).data)
+        return Response(MapSummarySerializer(maps_for(access), many=True).data)
 
     def retrieve(self, request: Request, campaign_pk: int, pk: int) -> Response:
         return Response(MapSerializer(self._load(campaign_pk, pk, Action.MAP_VIEW)).data)
@@ -77,11 +78,13 @@ class MapViewSet(viewsets.ViewSet):
         access = authorize(request.user, Action.MAP_EDIT, campaign_pk)
         serializer = MapSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        fields = {k: v for k, v in serializer.validated_data.items() if k != "version"}
+        fields = {k: v for k, v in serializer.validated_data.items() if k not in ("version", "visible_to_players")}
         try:
             made = services.create_map(access.campaign, **fields)
         except MapInvalid as invalid:
             raise _refused(invalid) from None
+        if serializer.validated_data.get("visible_to_players") is False:
+            services.set_visible(made, False)
         return Response(MapSerializer(made).data, status=status.HTTP_201_CREATED)
 
     def update(self, request: Request, campaign_pk: int, pk: int, partial: bool = False) -> Response:
@@ -90,6 +93,8 @@ class MapViewSet(viewsets.ViewSet):
         serializer = MapSerializer(battle_map, data=request.data, partial=partial)
         serializer.is_valid(raise_exception=True)
         given = serializer.validated_data
+        if set(given) == {"visible_to_players"}:
+            return Response(MapSerializer(services.set_visible(battle_map, given["visible_to_players"])).data)
         if "version" not in given:
             raise ValidationError({"version": serializers.Field.default_error_messages["required"]})
         try:
@@ -102,6 +107,8 @@ class MapViewSet(viewsets.ViewSet):
             raise _refused(invalid) from None
         except services.StaleMap as stale:
             raise Conflict(str(stale)) from None
+        if "visible_to_players" in given:
+            saved = services.set_visible(saved, given["visible_to_players"])
         return Response(MapSerializer(saved).data)
 
     def partial_update(self, request: Request, campaign_pk: int, pk: int) -> Response:

@@ -44,6 +44,8 @@ class BattleMap(models.Model):
         _("height"), validators=[MinValueValidator(1), MaxValueValidator(MAX_SIDE)]
     )
     data = models.JSONField(_("terrain"), default=dict, blank=True)
+    # The GM may prepare a map in secret: players see it only once it is shown (battles show theirs anyway).
+    visible_to_players = models.BooleanField(_("visible to players"), default=True)
     version = models.PositiveIntegerField(_("version"), default=1)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)

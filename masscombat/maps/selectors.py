@@ -28,6 +28,20 @@ def maps_of(campaign) -> QuerySet[BattleMap]:
     return BattleMap.objects.filter(campaign=campaign).defer("data").order_by("name", "pk")
 
 
+def maps_for(access) -> QuerySet[BattleMap]:
+    """The maps this member may see: all for the GM, the shown ones for a player."""
+    found = maps_of(access.campaign)
+    return found if access.can(Action.MAP_EDIT) else found.filter(visible_to_players=True)
+
+
+def map_for(access, map_id: int) -> BattleMap | None:
+    """One map of the campaign, if this member may see it."""
+    found = BattleMap.objects.filter(campaign=access.campaign, pk=map_id)
+    if not access.can(Action.MAP_EDIT):
+        found = found.filter(visible_to_players=True)
+    return found.first()
+
+
 def maps_section_context(access) -> dict:
     """What the campaign page's maps panel shows to this member: the list, and whether they may edit."""
     kind = kind_of_campaign(access.campaign)
@@ -36,7 +50,7 @@ def maps_section_context(access) -> dict:
         "campaign": access.campaign,
         "can_edit": access.can(Action.MAP_EDIT),
         "kind": kind,
-        "maps": list(maps_of(access.campaign)) if kind else [],
+        "maps": list(maps_for(access)) if kind else [],
     }
 
 

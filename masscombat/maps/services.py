@@ -86,11 +86,21 @@ def save_map(battle_map: BattleMap, *, version, name, width, height, data) -> Ba
 
 
 @transaction.atomic
+def set_visible(battle_map: BattleMap, visible: bool) -> BattleMap:
+    """Show the map to the players, or hide it again (a GM preparing a surprise)."""
+    BattleMap.objects.filter(pk=battle_map.pk).update(visible_to_players=visible)
+    battle_map.visible_to_players = visible
+    live.campaign_changed(battle_map.campaign_id)
+    return battle_map
+
+
+@transaction.atomic
 def duplicate_map(battle_map: BattleMap) -> BattleMap:
     name = (_("%(name)s (copy)") % {"name": battle_map.name})[:NAME_MAX]
     copy = BattleMap.objects.create(
         campaign_id=battle_map.campaign_id, name=name, kind=battle_map.kind,
         width=battle_map.width, height=battle_map.height, data=battle_map.data,
+        visible_to_players=battle_map.visible_to_players,
     )
     live.campaign_changed(battle_map.campaign_id)
     return copy

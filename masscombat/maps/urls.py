@@ -13,6 +13,7 @@ urlpatterns = [
     path("campaigns/<int:pk>/maps/<int:map_id>/preview/", views.preview, name="preview"),
     path("campaigns/<int:pk>/maps/<int:map_id>/save/", views.save, name="save"),
     path("campaigns/<int:pk>/maps/<int:map_id>/duplicate/", views.duplicate, name="duplicate"),
+    path("campaigns/<int:pk>/maps/<int:map_id>/visibility/", views.visibility, name="visibility"),
     path("campaigns/<int:pk>/maps/<int:map_id>/export.json", views.export, name="export"),
     path("campaigns/<int:pk>/maps/<int:map_id>/delete/", views.delete, name="delete"),
 ]

@@ -12,7 +12,7 @@ import json
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -23,14 +23,18 @@ from masscombat.maps.forms import ImportMapForm, NewMapForm
 from masscombat.maps.kinds import kind_of_campaign, label, vocabulary
 from masscombat.maps.models import BattleMap
 from masscombat.maps.render import legend, render_map_svg
-from masscombat.maps.selectors import maps_section_context
+from masscombat.maps.selectors import map_for, maps_section_context
 from masscombat.maps.validation import MapInvalid, clean_map
 
 BODY_MAX_BYTES = 3_000_000
 
 
 def _map_of(access, map_id: int) -> BattleMap:
-    return get_object_or_404(BattleMap, pk=map_id, campaign=access.campaign)
+    """The map, if this member may see it (a player is told a hidden map does not exist)."""
+    found = map_for(access, map_id)
+    if found is None:
+        raise Http404
+    return found
 
 
 def _kind_or_404(access) -> str:
@@ -181,6 +185,16 @@ def save(request, pk: int, map_id: int):
                              "version": stale.current.version}, status=409)
     return JsonResponse({"version": saved.version, "name": saved.name, "data": saved.data,
                          "message": _("Map saved.")})
+
+
+@login_required
+@require_POST
+def visibility(request, pk: int, map_id: int):
+    access = authorize(request.user, Action.MAP_EDIT, pk)
+    battle_map = services.set_visible(_map_of(access, map_id), request.POST.get("visible") == "1")
+    messages.success(request, _("The players see this map.") if battle_map.visible_to_players
+                     else _("The map is hidden from the players."))
+    return redirect(battle_map)
 
 
 @login_required

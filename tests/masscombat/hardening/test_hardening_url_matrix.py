@@ -150,6 +150,7 @@ MATRIX: dict[str, Entry] = {
     "maps:export": Entry(a_map, get=MEMBERS),
     "maps:delete": Entry(a_map, get=GM_ONLY, post=GM_POST),
     "maps:section": Entry(lambda w: {"pk": w["zones"].pk}, get=MEMBERS),
+    "maps:visibility": Entry(a_map, post=GM_POST),
     # API.
     "api:me": Entry(get=API_OPEN),
     "api:token": Entry(get=(405,) * 5, post=(400,) * 5),

@@ -33,6 +33,7 @@ MATRIX = [
     ("post", "maps:preview", "same", (LOGIN, 404, 403, 200)),
     ("post", "maps:save", "same", (LOGIN, 404, 403, 200)),
     ("post", "maps:duplicate", None, (LOGIN, 404, 403, 302)),
+    ("post", "maps:visibility", None, (LOGIN, 404, 403, 302)),
     ("get", "maps:delete", None, (LOGIN, 404, 403, 200)),
     ("post", "maps:delete", None, (LOGIN, 404, 403, 302)),
 ]
@@ -190,3 +191,37 @@ def test_maps_section_fragment(client_for, users, square_map, role, status):
     if status == 200:
         assert "The ford" in response.content.decode() and "<html" not in response.content.decode()
         assert ("New map" in response.content.decode()) == (role == "gm")
+
+
+def test_a_hidden_map_does_not_exist_for_players(client_for, gm, player, square_map):
+    from rest_framework.test import APIClient
+
+    gm_client = client_for(gm)
+    hidden = gm_client.post(reverse("maps:visibility", args=[square_map.campaign_id, square_map.pk]), {"visible": "0"})
+    assert hidden.status_code == 302
+    square_map.refresh_from_db()
+    assert not square_map.visible_to_players
+    players = client_for(player)
+    for name in ("maps:detail", "maps:export"):
+        assert players.get(reverse(name, args=[square_map.campaign_id, square_map.pk])).status_code == 404
+    assert "The ford" not in players.get(reverse("maps:section", args=[square_map.campaign_id])).content.decode()
+    assert "hidden from the players" in gm_client.get(reverse("maps:section", args=[square_map.campaign_id])).content.decode()
+    api = APIClient()
+    api.force_authenticate(player)
+    base = f"/api/campaigns/{square_map.campaign_id}/maps/"
+    assert api.get(base).json() == []
+    assert api.get(f"{base}{square_map.pk}/").status_code == 404
+    assert api.get(f"{base}{square_map.pk}/svg/").status_code == 404
+    gm_client.post(reverse("maps:visibility", args=[square_map.campaign_id, square_map.pk]), {"visible": "1"})
+    assert players.get(square_map.get_absolute_url()).status_code == 200
+
+
+def test_api_toggles_visibility_without_a_version(client_for, gm, square_map):
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(gm)
+    url = f"/api/campaigns/{square_map.campaign_id}/maps/{square_map.pk}/"
+    answer = api.patch(url, {"visible_to_players": False}, format="json")
+    assert answer.status_code == 200 and answer.json()["visible_to_players"] is False
+    assert answer.json()["version"] == 1
