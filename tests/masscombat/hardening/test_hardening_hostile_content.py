@@ -11,7 +11,9 @@ import json
 import pytest
 from django.urls import reverse
 
+from masscombat.battles import services as battle_services
 from masscombat.campaigns import services as campaign_services
+from masscombat.maps import services as map_services
 from tests.masscombat.hardening.htmlcheck import csp_violations, scan
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +30,19 @@ def hostile(name: str) -> str:
 
 @pytest.fixture
 def hostile_world(make_world):
-    return make_world(hostile)
+    """Named with trouble, with one round resolved (the reports draw their charts) and a map whose zones are too."""
+    world = make_world(hostile)
+    battle, users = world["battle"], world["users"]
+    for user, key, path, value in [(users["player"], "side:a", "sides.a.strategy", "march"),
+                                   (users["other_side"], "side:b", "sides.b.strategy", "entrenchment"),
+                                   (users["player"], "hero:lucie", "heroes.lucie.engagement", "support")]:
+        battle_services.declare(user, battle.pk, key, {path: value}, expected_round=1)
+    battle_services.resolve_round(users["gm"], battle.pk, expected_round=1)
+    world["zone"] = hostile("Old woods")
+    world["map"] = map_services.create_map(world["zones"], name=hostile("Loreval map"), width=2, height=1, data={
+        "zones": {"woods": {"name": world["zone"], "neighbors": ["ford"], "terrain": {"cover": 2}, "at": [0, 0]},
+                  "ford": {"name": "Ford", "neighbors": ["woods"], "terrain": {}, "at": [1, 0]}}})
+    return world
 
 
 def shown(html: str, text: str) -> bool:
@@ -51,7 +65,7 @@ def pages(world):
     yield "members", reverse("campaigns:members", args=[sea]), [world["target"].display_name]
     yield "army sheet (print)", reverse("rosters:army", args=[sea, world["army"].pk]), [world["army"].name]
     yield "hero sheet (print)", reverse("rosters:hero", args=[sea, world["hero"].pk]), [world["hero"].name]
-    yield "map", reverse("maps:detail", args=[world["zones"].pk, world["map"].pk]), [world["map"].name]
+    yield "map", reverse("maps:detail", args=[world["zones"].pk, world["map"].pk]), [world["map"].name, world["zone"]]
     yield "map editor", reverse("maps:edit", args=[world["zones"].pk, world["map"].pk]), [world["map"].name]
     yield "battle room", reverse("battles:room", args=[battle]), [battle_name(world)]
     for part in ("status", "declare", "reports"):
