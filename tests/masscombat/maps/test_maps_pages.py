@@ -225,3 +225,10 @@ def test_api_toggles_visibility_without_a_version(client_for, gm, square_map):
     answer = api.patch(url, {"visible_to_players": False}, format="json")
     assert answer.status_code == 200 and answer.json()["visible_to_players"] is False
     assert answer.json()["version"] == 1
+
+
+def test_map_page_says_in_words_what_the_drawing_shows(client_for, player, square_map, zones_map):
+    square_page = client_for(player).get(square_map.get_absolute_url()).content.decode()
+    assert "bridge" in square_page and "40 hit points" in square_page and "3 victory points" in square_page
+    zones_page = client_for(player).get(zones_map.get_absolute_url()).content.decode()
+    assert "Grey hill" in zones_page and "Heights 2" in zones_page and "The ford, Old woods" in zones_page
