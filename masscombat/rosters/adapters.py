@@ -65,8 +65,11 @@ class Kind:
     strength: Callable[[dict], int | float | None] = lambda sheet: None
     # For an entity without a derivation of its own: the engine model that still validates it.
     model: Callable[[], type] | None = None
+    # The JSON Schema of what a sheet may be computed for (SYNAPSE: the battle's mode and terrain),
+    # chosen on the army page; the derivations receive it as ``options``.
+    options: Callable[[], dict] | None = None
 
-    def sheet(self, slug: str, data: Any) -> dict:
+    def sheet(self, slug: str, data: Any, options: dict | None = None) -> dict:
         """Every derivation's output by name, each with its ``log``; :class:`InvalidInput` if refused.
 
         The error paths are those of ``data`` (``units[0].headcount``), merged
@@ -80,8 +83,11 @@ class Kind:
         problems: dict[str, str] = {}
         first_error = ""
         for name, derivation in self.derivations(data):
+            payload = derivation.payload(data)
+            if options and self.options is not None:
+                payload = {**payload, **options}
             try:
-                output = registry.run(slug, derivation.op, derivation.payload(data))
+                output = registry.run(slug, derivation.op, payload)
             except InvalidInput as error:
                 first_error = first_error or error.error
                 for path, message in error.fields.items():
@@ -100,6 +106,8 @@ class Kind:
 
     def __post_init__(self):
         object.__setattr__(self, "schema", _once(self.schema))
+        if self.options is not None:
+            object.__setattr__(self, "options", _once(self.options))
 
 
 def _local_path(path: str, prefix: str) -> str:
@@ -236,6 +244,7 @@ _SYNAPSE = {
                        "combat_base": 3}],
         },
         strength=lambda sheet: _sum(group.get("strength") for group in sheet["army"].get("groups", {}).values()),
+        options=lambda: _synapse_context(),
     ),
     # A character has no sheet of its own in SYNAPSE: the engine's model still validates it.
     "hero": Kind(
@@ -245,6 +254,15 @@ _SYNAPSE = {
         model=lambda: _model("rules.synapse.entities", "Character"),
     ),
 }
+
+def _synapse_context() -> dict:
+    """The army sheet's ``context`` (S9.3): mode, terrain, assault role... without a target's armour."""
+    context = _input_property("synapse", "army-sheet", "context")
+    defs = context.pop("$defs", {})
+    schema = copy.deepcopy(defs[context["$ref"].rsplit("/", 1)[-1]]) if "$ref" in context else context
+    schema["properties"].pop("target_armour", None)
+    return {"type": "object", "properties": {"context": schema}}
+
 
 # --- D&D 5e: a side's profiles and units (S9.3 unit-sheet, one per unit), solos (S9.2) ---------
 

@@ -32,11 +32,11 @@ def section_context(access, user) -> dict:
     }
 
 
-def sheet_context(slug: str, entity: str, data: Any) -> dict:
-    """The derived sheet of ``data`` for a template, or the engine's objections to it."""
+def sheet_context(slug: str, entity: str, data: Any, options: dict | None = None) -> dict:
+    """The derived sheet of ``data`` (for the ``options`` chosen) for a template, or the engine's objections."""
     kind = getattr(adapters.get(slug), entity)
     try:
-        sheets = kind.sheet(slug, data)
+        sheets = kind.sheet(slug, data, options)
     except InvalidInput as error:
         return {"sheet_error": error.error, "sheet_problems": sorted(error.fields.items()), "blocks": [],
                 "log": [], "strength": None, "special": None, "sheets": {}}

@@ -77,11 +77,16 @@ def section(request, pk: int):
 @require_GET
 def detail(request, pk: int, kind: str, item_id: int):
     access, spec, item = _load(request, pk, kind, item_id)
+    slug = access.campaign.ruleset
     changes = list(selectors.history(item))
+    options_schema = _kind(spec, slug).options
+    # What the sheet is computed for (SYNAPSE: the battle's mode, terrain...), from the page's small form.
+    options = schema_forms.read(options_schema(), request.GET) if options_schema and request.GET else None
     context = {
         **_base(access, spec, item, request.user),
-        **pages.sheet_context(access.campaign.ruleset, spec.entity, item.data),
-        "composition": pages.describe(access.campaign.ruleset, "composition", item.data),
+        **pages.sheet_context(slug, spec.entity, item.data, options),
+        "options_form": schema_forms.build(slug, options_schema(), options or {}) if options_schema else None,
+        "composition": pages.describe(slug, "composition", item.data),
         "changes": changes,
         "chart": pages.strength_chart(selectors.strength_points(changes)),
     }

@@ -64,3 +64,15 @@ def test_the_campaign_page_lists_each_armys_strength(campaign_for, gm, client_fo
     services.create_army(campaign, name="Carthage", user=gm, data=examples.SYNAPSE_ARMIES["Ost d'Hannibal"])
     page = client_for(gm).get(campaign.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "strength 2,300" in page
+
+
+def test_the_synapse_sheet_is_computed_for_the_chosen_battle_conditions(campaign_for, gm, client_for):
+    """E4: cavalry is worth double on open ground only; in a forest the main force's power drops."""
+    campaign = campaign_for("synapse")
+    army = services.create_army(campaign, name="Feudal", user=gm, data=examples.SYNAPSE_ARMIES["Armée féodale (E14)"])
+    client = client_for(gm)
+    open_ground = client.get(army.get_absolute_url()).content.decode()
+    forest = client.get(army.get_absolute_url(), {"context.terrain": "forest", "context.mode": "field"}).content.decode()
+    assert "2,200" in open_ground and "1,700" in forest and 'value="forest" selected' in forest
+    wrong = client.get(army.get_absolute_url(), {"context.terrain": "lava"})
+    assert wrong.status_code == 200 and "context.terrain" in wrong.content.decode()
