@@ -44,6 +44,24 @@ def required_services():
 
 
 @pytest.fixture(autouse=True)
+def _requests_keep_the_test_connection():
+    """A request served in-process (WSGI or ASGI app called directly) leaves the test's connection open.
+
+    Django closes a connection that is inside a transaction when a request ends;
+    in a test that transaction is the test's own.  Django's test client turns
+    this off for its requests; this does the same for every other caller.
+    """
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture(autouse=True)
 def _plain_static_storage(settings):
     """Templates resolve static files from the source folders, without collectstatic."""
     settings.STORAGES = {
