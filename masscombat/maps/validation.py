@@ -26,7 +26,6 @@ from rules.errors import InvalidInput
 CELL_DEFAULTS = {"terrain": "open", "difficult": False, "elevation": 0}
 HEX_DEFAULTS = {"terrain": "open", "wooded": False, "built_up": False, "river": False, "river_bank": False,
                 "wall": False, "fortified": False, "elevation": 0, "feature_id": None}
-LEVELS_DEFAULT = 0
 
 
 class MapInvalid(Exception):
