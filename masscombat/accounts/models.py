@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 class User(AbstractUser):
     display_name = models.CharField(
         _("display name"),
-        max_length=60,
+        max_length=100,
         blank=True,
         help_text=_("The name other players see. Your username is used when empty."),
     )

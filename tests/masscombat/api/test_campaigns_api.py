@@ -124,7 +124,7 @@ def test_profile_read_and_update(client_for, player):
     response = send(client, "patch", "/api/me/", {"display_name": "Peregrin", "username": "hacker"})
     assert response.status_code == 200 and response.json()["username"] == "pippin"
     assert send(client, "patch", "/api/me/", {"email": "not-an-email"}).json().keys() == {"email"}
-    assert send(client, "patch", "/api/me/", {"display_name": "x" * 61}).json().keys() == {"display_name"}
+    assert send(client, "patch", "/api/me/", {"display_name": "x" * 101}).json().keys() == {"display_name"}
 
 
 def test_token_authentication(client, player):
