@@ -13,6 +13,7 @@ from masscombat.rosters.models import Army, Hero
 
 BATTLE_NAME = "Bataille du col de la Rose"
 SYNAPSE_BATTLE_NAME = "Bataille de la Trébie"
+JDRWIKI_BATTLE_NAME = "Bataille du gué de Loreval"
 ARMIES = [
     ("Montaigne", {"name": "Montaigne", "troops": 2400, "general": {"name": "Général Montegue", "wits": 3,
                                                                      "strategy": 3, "incitation": 2}}),
@@ -33,7 +34,27 @@ def load(campaign, gm, players) -> Battle | None:
         return _seventh_sea(campaign, gm, players)
     if campaign.ruleset == "synapse":
         return _synapse(campaign, gm)
+    if campaign.ruleset == "jdrwiki":
+        return _jdrwiki(campaign, gm)
     return None
+
+
+def _jdrwiki(campaign, gm) -> Battle | None:
+    """The rosters demo's two armies on the maps demo's valley, its first hero with the first army."""
+    from masscombat.maps.models import BattleMap
+
+    existing = Battle.objects.filter(campaign=campaign, name=JDRWIKI_BATTLE_NAME).first()
+    armies = list(Army.objects.filter(campaign=campaign).order_by("pk")[:2])
+    valley = BattleMap.objects.filter(campaign=campaign, kind="zones").order_by("pk").first()
+    if existing is not None or len(armies) < 2 or valley is None:
+        return existing
+    zones = sorted((valley.data or {}).get("zones", {}))
+    deploy = {"north": "north", "south": "ford"} if {"north", "ford"} <= set(zones) else dict(zip(("north", "south"), zones))
+    hero = Hero.objects.filter(campaign=campaign).order_by("pk").first()
+    return services.create_battle(
+        campaign, gm, name=JDRWIKI_BATTLE_NAME, armies={"a": armies[0], "b": armies[1]},
+        heroes=[(hero, "a")] if hero else [],
+        options={"deploy_a": f"{valley.pk}:{deploy['north']}", "deploy_b": f"{valley.pk}:{deploy['south']}"})
 
 
 def _synapse(campaign, gm) -> Battle | None:

@@ -41,17 +41,18 @@ class BattleForm(forms.Form):
             self.fields[f"heroes_{side}"].queryset = heroes
             self.fields[f"army_{side}"].label_from_instance = _army_label
             self.fields[f"heroes_{side}"].label_from_instance = _hero_label
-        options_form = adapter.gm_options_form()
-        if options_form is not None:
-            self.option_names = list(options_form.base_fields)
-            self.fields.update({name: field for name, field in options_form().fields.items()})
-        else:
-            self.option_names = []
+        self.adapter = adapter
+        extra = adapter.setup_fields(campaign)
+        self.option_names = list(extra)
+        self.fields.update(extra)
 
     def clean(self):
         data = super().clean()
         if data.get("army_a") and data.get("army_a") == data.get("army_b"):
             self.add_error("army_b", _("Each side needs its own army."))
+        options = {name: data[name] for name in self.option_names if name in data}
+        for name, message in self.adapter.clean_setup(options).items():
+            self.add_error(name, message)
         both = set(data.get("heroes_a") or []) & set(data.get("heroes_b") or [])
         if both:
             self.add_error("heroes_b", _("A hero fights on one side only: %(names)s.")
@@ -100,7 +101,17 @@ class DeclarationForm(forms.Form):
     def declaration(self) -> dict:
         """The values to store: every one given.  An option's ``default`` is what the form shows first,
         not always what the engine assumes when it is absent (an attack's target), so none is dropped."""
-        return {path: value for path, value in self.cleaned_data.items() if value is not None and value != ""}
+        out = {}
+        for path, value in self.cleaned_data.items():
+            option = self.engine_options[path]
+            if value is None or value == "":
+                continue
+            # An unticked box says nothing unless it changes something: a box is all a person can
+            # leave as it was, and the engine refuses a flag it forbids even when it is false.
+            if option["type"] == "boolean" and value == bool(option.get("default")):
+                continue
+            out[path] = value
+        return out
 
 
 def _initial(option: dict, value):
@@ -120,7 +131,8 @@ def _field(option: dict, adapter):
     kind = option.get("type")
     allowed = option.get("allowed")
     if kind == "boolean":
-        if allowed == [False]:
+        refused = {f.get("value") for f in forbidden}
+        if allowed == [False] or (True in refused and not option.get("default")):
             return None  # nothing to choose: the engine says why in ``forbidden``
         return forms.BooleanField(label=label, required=False, help_text=help_text)
     if kind == "integer":  # its bounds say what is allowed; the engine's reasons would repeat them
@@ -134,7 +146,7 @@ def _field(option: dict, adapter):
             label=label, required=required, coerce=json.loads, help_text=help_text,
             choices=[(json.dumps(value), adapter.value_label(value)) for value in allowed],
             widget=forms.CheckboxSelectMultiple)
-    if allowed is not None:
+    if allowed:
         choices = [(json.dumps(value), adapter.value_label(value)) for value in allowed]
         if not required and option.get("default") is None:
             choices = [("", _("(no change)"))] + choices

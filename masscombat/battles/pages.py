@@ -127,6 +127,21 @@ def chart(viewer, rounds: list) -> dict | None:
             "high": high, "low": low, "top": CHART_PAD}
 
 
+def battle_map(viewer, state: dict | None) -> dict | None:
+    """The map with the pieces this viewer may see (drawn by the maps app), for rulesets played on one."""
+    adapter = viewer.adapter
+    if not adapter.uses_map or state is None:
+        return None
+    from masscombat.maps.render import legend, render_map_svg
+
+    source = adapter.map_source(viewer.battle)
+    if not source:
+        return None
+    pieces = adapter.map_pieces(viewer.battle, state, viewer)
+    return {"svg": render_map_svg(source, pieces=pieces, label=viewer.battle.name), "controls": True,
+            "legend": legend(source, pieces)}
+
+
 def reports(viewer, rounds: list) -> list[dict]:
     """Each resolved round: its engine events and its log, rendered in the reader's language."""
     battle = viewer.battle

@@ -7,6 +7,7 @@ a rule.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -17,6 +18,9 @@ from masscombat.battles import adapters, live
 from masscombat.battles.models import Battle, BattleParticipant, Connection, Declaration, Round
 from masscombat.core.permissions import Access, Action, authorize
 from rules import registry
+from rules.errors import InvalidInput
+
+logger = logging.getLogger(__name__)
 
 GM_KEY = "gm"
 
@@ -87,9 +91,18 @@ def declarations(battle: Battle, number: int | None = None) -> dict[str, Declara
 
 
 def options_for(battle: Battle, participant_key: str, kind: str, ref: str) -> dict:
-    """The engine's answer to "what may this participant declare now?"."""
-    participant = {"kind": kind, "id": ref}
-    return registry.run(battle.ruleset, "declaration-options", {"state": battle.state, "participant": participant})
+    """The engine's answer to "what may this participant declare now?".
+
+    A participant the engine no longer knows (a corps merged away, say) has
+    nothing to declare: the page shows the rest rather than fail.
+    """
+    participant = {"kind": kind, "id": ref or kind}
+    try:
+        return registry.run(battle.ruleset, "declaration-options",
+                            {"state": battle.state, "participant": participant})
+    except InvalidInput as exc:
+        logger.warning("declaration-options refused %s in battle %s: %s", participant_key, battle.pk, exc)
+        return {"options": [], "must_declare": False}
 
 
 def expected(battle: Battle, participants: list[BattleParticipant]) -> dict[str, dict]:

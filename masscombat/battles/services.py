@@ -49,7 +49,8 @@ def create_battle(campaign, user, *, name: str, armies: dict, heroes: list, opti
     payload, specs = adapter.new_battle_input(name=name, armies=armies, heroes=heroes, options=options)
     battle = Battle(campaign=campaign, name=name, ruleset=campaign.ruleset, created_by=user, auto_resolve=auto_resolve)
     output = _engine(battle, "new-battle", payload, seed=battle.seed)
-    battle.setup = {"input": payload, "dice": output.get("dice", {}), "log": output.get("log", [])}
+    battle.setup = {"input": payload, "dice": output.get("dice", {}), "log": output.get("log", []),
+                    "options": options}
     battle.state = output["state"]
     with transaction.atomic():
         battle.save()
@@ -104,19 +105,6 @@ def declare(user, battle_id: int, key: str, data: dict, *, expected_round: int) 
     return declaration
 
 
-def merged_declarations(adapter, rows) -> dict:
-    """The engine's declarations object from each participant's ``{path: value}``."""
-    merged: dict = {}
-    for row in rows:
-        for path, value in sorted(row.data.items()):
-            node = merged
-            *parents, last = adapter.split_path(path)
-            for name in parents:
-                node = node.setdefault(name, {})
-            node[last] = value
-    return merged
-
-
 @transaction.atomic
 def resolve_round(user, battle_id: int, *, expected_round: int) -> Round:
     """Resolve the round the GM saw; asking again for a resolved round returns it unchanged."""
@@ -134,7 +122,7 @@ def resolve_round(user, battle_id: int, *, expected_round: int) -> Round:
 def _resolve(battle: Battle, participants: list, user) -> Round:
     adapter = adapters.get(battle.ruleset)
     number = battle.current_round
-    declared = merged_declarations(adapter, battle.declarations.filter(round=number))
+    declared = adapter.merge_declarations(battle.declarations.filter(round=number).order_by("participant"))
     output = _engine(battle, "resolve-round", {"state": battle.state, "declarations": declared},
                      seed=round_seed(battle, number), field="declarations")
     state = output["state"]

@@ -46,11 +46,12 @@ def _room_context(viewer, *, posted=None, posted_key=None) -> dict:
     present = {user.pk for user in selectors.present_users(battle)} if viewer.is_gm else set()
     rounds = selectors.rounds(battle)
     slots = pages.slots(viewer, expected, declared, present)
+    state = selectors.visible_state(viewer)
     return {
         "battle": battle, "viewer": viewer, "campaign": viewer.access.campaign, "adapter": viewer.adapter,
         "slots": slots, "missing": [s for s in slots if s.must_declare and not s.declared],
         "forms": pages.declaration_forms(viewer, declared, posted, posted_key),
-        "state": selectors.visible_state(viewer), "reports": pages.reports(viewer, rounds),
+        "state": state, "map": pages.battle_map(viewer, state), "reports": pages.reports(viewer, rounds),
         "chart": pages.chart(viewer, rounds),
         "sides": [(side, viewer.adapter.side_label(side, battle.state)) for side in viewer.adapter.sides],
     }

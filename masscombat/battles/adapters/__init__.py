@@ -61,6 +61,18 @@ class Adapter:
         """An option path as keys into the declarations object (where ids hold no dot)."""
         return path.split(".")
 
+    def merge_declarations(self, rows) -> dict:
+        """The engine's declarations object from each participant's ``{path: value}``."""
+        merged: dict = {}
+        for row in rows:
+            for path, value in sorted(row.data.items()):
+                node = merged
+                *parents, last = self.split_path(path)
+                for name in parents:
+                    node = node.setdefault(name, {})
+                node[last] = value
+        return merged
+
     def side_label(self, side: str, state: dict | None = None) -> str:
         name = ((state or {}).get("sides") or {}).get(side, {}).get("name") if state else None
         return name or _("Side %(side)s") % {"side": side.upper()}
@@ -84,9 +96,21 @@ class Adapter:
     def roster_updates(self, aftermath: dict, participants: list) -> list[RosterUpdate]:
         raise NotImplementedError
 
-    def gm_options_form(self):
-        """Extra setup fields of the ruleset (a form class), or None."""
+    def setup_fields(self, campaign) -> dict:
+        """Extra fields of the battle setup form (name -> form field); their values come as ``options``."""
+        return {}
+
+    def clean_setup(self, options: dict) -> dict[str, str]:
+        """Errors of the setup options, by field name (rules are the engine's: only what it cannot see)."""
+        return {}
+
+    def map_source(self, battle):
+        """What the map renderer draws for this battle (a stored map or the engine's), or None."""
         return None
+
+    def map_pieces(self, battle, state: dict, viewer) -> list[dict]:
+        """The pieces on the map, from the state this viewer may see."""
+        return []
 
     def option_label(self, option: dict) -> str:
         last = option["path"].rsplit(".", 1)[-1]

@@ -86,8 +86,8 @@ class SeventhSea(Adapter):
         }
         return payload, participants
 
-    def gm_options_form(self):
-        return OptionsForm
+    def setup_fields(self, campaign) -> dict:
+        return dict(OptionsForm().fields)
 
     def finished(self, state: dict) -> bool:
         return bool(state.get("finished"))

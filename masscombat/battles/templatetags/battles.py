@@ -40,3 +40,9 @@ def value_label(battle, value):
 def ruleset_template(battle, part):
     """The ruleset's own template of a part (state, report, aftermath), else the generic one."""
     return [f"battles/{part}/{battle.ruleset}.html", f"battles/{part}/_generic.html"]
+
+
+@register.filter
+def get_item(mapping, key):
+    """``mapping[key]`` in a template (engine states are keyed by id)."""
+    return mapping.get(key, {}) if isinstance(mapping, dict) else {}

@@ -10,6 +10,8 @@ battle and writes the aftermath to the rosters.  Screenshots go to
 
 from pathlib import Path
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -127,3 +129,6 @@ def test_a_whole_battle_with_a_gm_and_two_phones(browser, daphne_server, screens
     expect(gm.locator(".replay-step .badge.danger")).to_have_count(0)
     expect(gm.locator(".replay-step")).to_have_count(3)
     screenshot(gm, "battle-en-desktop-4-replay")
+    for page in (gm, aline_context.pages[0], bastien):  # close the sockets, so the server stops at once
+        page.context.close()
+    time.sleep(2)  # the server finishes the disconnections before the fixture stops it

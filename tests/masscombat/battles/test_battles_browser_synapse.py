@@ -6,6 +6,8 @@ reads it; the aftermath's new headcounts go to the rosters.
 
 from pathlib import Path
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -41,6 +43,8 @@ def test_a_synapse_battle_from_two_phones(browser, daphne_server, screenshot):
     assert aline.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
 
     for number in (1, 2):
+        for page, side in ((aline, "A"), (bastien, "B")):  # the forms of this round are in place
+            expect(page.locator(f'form[data-participant="side:{side}"] input[name=round][value="{number}"]')).to_have_count(1)
         side_a = aline.locator('form[data-participant="side:A"]')
         side_a.locator("label.choice", has_text="Attaquer").first.click()
         side_a.get_by_role("button", name="Déclarer").or_(side_a.get_by_role("button", name="Changer ma déclaration")).click()
@@ -68,3 +72,6 @@ def test_a_synapse_battle_from_two_phones(browser, daphne_server, screenshot):
     expect(aline.locator(".aftermath")).to_contain_text("Le bilan est reporté")
     screenshot(aline, "battle-synapse-fr-phone-2-closed")
     screenshot(gm, "battle-synapse-en-desktop-2-closed")
+    for page in (gm, aline, bastien):  # close the sockets, so the server stops at once
+        page.context.close()
+    time.sleep(2)  # the server finishes the disconnections before the fixture stops it

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 def test_the_demo_has_battles_ready_at_round_one():
     call_command("demo", verbosity=0)
     call_command("demo", verbosity=0)  # again: nothing duplicated
-    assert sorted(Battle.objects.values_list("ruleset", flat=True)) == ["seventh_sea", "synapse"]
+    assert sorted(Battle.objects.values_list("ruleset", flat=True)) == ["jdrwiki", "seventh_sea", "synapse"]
     synapse = Battle.objects.get(ruleset="synapse")
     assert {p.key: p.user.username for p in synapse.participants.select_related("user")} == {
         "side:A": "demo-player1", "side:B": "demo-player2", "character:maharbal": "demo-player1"}

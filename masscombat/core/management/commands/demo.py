@@ -58,8 +58,8 @@ class Command(BaseCommand):
             if selectors.active_invitation(campaign) is None:
                 services.regenerate_invitation(campaign, by=gm)
             rosters_demo.load(campaign, gm, players)  # the spec's worked-example armies and heroes
-            battles_demo.load(campaign, gm, players)  # a battle ready to play at round 1 (7th Sea, SYNAPSE)
             maps_demo.load(campaign)  # a battle map for the games played on one
+            battles_demo.load(campaign, gm, players)  # a battle ready to play at round 1 (7th Sea, SYNAPSE, JdRWiki)
         self.stdout.write(self.style.SUCCESS("Demo data ready. Log in with any of these (password for all):"))
         for username, _name in [GM, *PLAYERS]:
             self.stdout.write(f"  {username:<14} {PASSWORD}")

@@ -1,0 +1,74 @@
+"""A JdRWiki battle on the demo valley map, in three browsers through daphne.
+
+Aline (390x844 phone, French) orders her corps' action, Bastien (phone, English)
+declares for his, the GM resolves; the map shows both corps on their zones;
+the GM ends the battle and writes the aftermath.
+"""
+
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+expect.set_options(timeout=15_000)
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+
+
+def log_in(page, base, username):
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", "masscombat-demo")
+    page.locator("main button[type=submit]").click()
+
+
+def open_battle(page):
+    page.locator("a", has_text="Démo — JdRWiki").first.click()
+    page.locator("a", has_text="Bataille du gué de Loreval").click()
+    expect(page.locator("#live-status.online")).to_be_visible()
+
+
+def test_a_jdrwiki_battle_on_a_map(browser, daphne_server, screenshot):
+    base = daphne_server(demo=True)
+    gm = browser.new_context(locale="en-GB", viewport={"width": 1280, "height": 900}).new_page()
+    aline = browser.new_context(locale="fr-FR", **PHONE).new_page()
+    bastien = browser.new_context(locale="en-GB", **PHONE).new_page()
+    for page, username in ((gm, "demo-gm"), (aline, "demo-player1"), (bastien, "demo-player2")):
+        log_in(page, base, username)
+        open_battle(page)
+    for page in (gm, aline, bastien):
+        expect(page.locator('svg.battle-map [data-piece="a1"]')).to_have_count(1)
+        expect(page.locator('svg.battle-map [data-piece="b1"]')).to_have_count(1)
+    assert aline.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    wider = aline.evaluate("""[...document.querySelectorAll('main *')]
+        .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('svg'))
+        .map(e => e.tagName + '.' + e.className).slice(0, 5)""")
+    assert wider == []
+    screenshot(aline, "battle-jdrwiki-fr-phone-1-orders")
+    aline.locator("#battle-reports .battle-map-panel").screenshot(
+        path=str(__import__("pathlib").Path(__file__).resolve().parents[3] / ".screenshots"
+                 / "battle-jdrwiki-fr-phone-1b-map.png"))
+
+    side_a = aline.locator('form[data-participant="side:a"]')
+    side_a.locator("label.choice", has_text="Assaut combiné").first.click()
+    side_a.get_by_role("button", name="Déclarer").click()
+    expect(aline.locator('form[data-participant="side:a"].declared')).to_be_visible()
+    bastien.locator('form[data-participant="side:b"]').get_by_role("button", name="Declare").click()
+    expect(gm.locator('.slot.done[data-key="side:b"]')).to_be_visible()
+    gm.get_by_role("button", name="Resolve round 1").click()
+    expect(gm.locator(".round-head h2")).to_have_text("Round 2")
+    expect(aline.locator("#battle-reports .report").first).to_contain_text("Tour 1")
+    expect(bastien.locator("#battle-reports .report").first).to_contain_text("Round 1")
+    screenshot(gm, "battle-jdrwiki-en-desktop-1-round")
+    screenshot(bastien, "battle-jdrwiki-en-phone-1-round")
+
+    gm.locator("details.end-battle summary").click()
+    gm.get_by_role("button", name="End the battle", exact=True).click()
+    expect(gm.locator(".aftermath")).to_be_visible()
+    gm.get_by_role("button", name="Confirm and write to the rosters").click()
+    expect(aline.locator(".aftermath")).to_contain_text("Le bilan est reporté")
+    screenshot(gm, "battle-jdrwiki-en-desktop-2-closed")
+    for page in (gm, aline, bastien):  # close the sockets, so the server stops at once
+        page.context.close()
+    time.sleep(2)  # the server finishes the disconnections before the fixture stops it

@@ -1,0 +1,94 @@
+"""A JdRWiki battle on a zone map: deployment, corps actions, heroes' choices in the corps' list, the map drawn."""
+
+import pytest
+from django.urls import reverse
+
+from masscombat.battles import adapters, selectors, services
+from masscombat.battles.models import Battle
+from masscombat.campaigns import services as campaign_services
+from masscombat.core.permissions import Action, Role
+from masscombat.maps import demo as maps_demo
+from masscombat.rosters import examples
+from masscombat.rosters import services as roster_services
+from masscombat.rosters.models import Hero, RosterChange
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def valley(gm, player, other_player):
+    campaign = campaign_services.create_campaign(gm, name="Loreval", ruleset="jdrwiki")
+    campaign.memberships.create(user=player, role=Role.PLAYER)
+    campaign.memberships.create(user=other_player, role=Role.PLAYER)
+    battle_map = maps_demo.load(campaign)
+    (name_a, data_a), (name_b, data_b) = list(examples.ARMIES["jdrwiki"].items())[:2]
+    army_a = roster_services.create_army(campaign, name=name_a, user=gm, data=data_a, commander=player)
+    army_b = roster_services.create_army(campaign, name=name_b, user=gm, data=data_b, commander=other_player)
+    hero_name, hero_data = list(examples.HEROES["jdrwiki"].items())[0]
+    hero = roster_services.create_hero(campaign, name=hero_name, user=gm, data=hero_data, owner=player)
+    return {"campaign": campaign, "map": battle_map, "a": army_a, "b": army_b, "hero": hero}
+
+
+@pytest.fixture
+def jdr_battle(valley, client_for, gm):
+    response = client_for(gm).post(reverse("battles:create", args=[valley["campaign"].pk]), {
+        "name": "Le gué", "army_a": valley["a"].pk, "army_b": valley["b"].pk, "heroes_a": [valley["hero"].pk],
+        "deploy_a": f"{valley['map'].pk}:north", "deploy_b": f"{valley['map'].pk}:ford",
+    })
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return Battle.objects.get(name="Le gué")
+
+
+def test_the_armies_deploy_where_the_gm_said(jdr_battle):
+    zones = {corps["army_id"]: corps["zone"] for corps in jdr_battle.state["corps"].values()}
+    assert zones == {"a": "north", "b": "ford"}
+
+
+def test_both_armies_deploy_on_one_map(valley, client_for, gm):
+    other = maps_demo.services.create_map(valley["campaign"], name="Autre", width=2, height=1,
+                                          data={"zones": {"x": {"name": "X", "neighbors": [], "at": [0, 0]}}})
+    response = client_for(gm).post(reverse("battles:create", args=[valley["campaign"].pk]), {
+        "name": "Col", "army_a": valley["a"].pk, "army_b": valley["b"].pk,
+        "deploy_a": f"{valley['map'].pk}:north", "deploy_b": f"{other.pk}:x"})
+    assert response.status_code == 200 and not Battle.objects.exists()
+
+
+def test_a_heros_choices_go_into_the_corps_list(jdr_battle, gm, player):
+    hero = jdr_battle.participants.get(kind="hero").ref
+    services.declare(player, jdr_battle.pk, "side:a", {"corps.a1.heroes": [{"hero_id": hero}]}, expected_round=1)
+    services.declare(player, jdr_battle.pk, f"hero:{hero}", {f"corps.a1.heroes[].{hero}.moderation": 1},
+                     expected_round=1)
+    merged = adapters.get("jdrwiki").merge_declarations(jdr_battle.declarations.all())
+    assert merged["corps"]["a1"]["heroes"] == [{"hero_id": hero, "moderation": 1}]
+
+
+def test_a_heros_choices_without_his_intervention_are_left_out(jdr_battle, player):
+    hero = jdr_battle.participants.get(kind="hero").ref
+    services.declare(player, jdr_battle.pk, f"hero:{hero}", {f"corps.a1.heroes[].{hero}.sacrifice": True},
+                     expected_round=1)
+    assert adapters.get("jdrwiki").merge_declarations(jdr_battle.declarations.all()) == {}
+
+
+def test_a_round_with_an_action_chosen_from_the_options(jdr_battle, gm, player):
+    options = selectors.options_for(jdr_battle, "side:a", "side", "a")["options"]
+    actions = next(o for o in options if o["path"] == "corps.a1.actions")
+    services.declare(player, jdr_battle.pk, "side:a", {"corps.a1.actions": [actions["allowed"][0]]}, expected_round=1)
+    done = services.resolve_round(gm, jdr_battle.pk, expected_round=1)
+    assert done.declarations["corps"]["a1"]["actions"] == [actions["allowed"][0]]
+    assert Battle.objects.get(pk=jdr_battle.pk).round == 1
+
+
+def test_the_room_draws_the_map_with_the_corps(jdr_battle, client_for, player):
+    page = client_for(player).get(jdr_battle.get_absolute_url()).content.decode()
+    assert 'class="battle-map kind-zones"' in page
+    assert 'data-piece="a1"' in page and 'data-piece="b1"' in page
+
+
+def test_the_aftermath_writes_the_heroes_fates(jdr_battle, gm, valley):
+    services.end_battle(gm, jdr_battle.pk, None)
+    services.confirm_aftermath(gm, jdr_battle.pk)
+    hero = Hero.objects.get(pk=valley["hero"].pk)
+    assert RosterChange.objects.filter(hero=hero, source_kind="battle", source_id=jdr_battle.pk).count() == 1
+    assert RosterChange.objects.filter(army=valley["a"], source_kind="battle").count() == 1
+    assert hero.status == "active"
+
