@@ -142,6 +142,12 @@ def battle_map(viewer, state: dict | None) -> dict | None:
             "legend": legend(source, pieces)}
 
 
+def _may_see(viewer, event: dict) -> bool:
+    """Engines that mark an event's audience (``visible_to``: all, a side, gm) are obeyed."""
+    audience = event.get("visible_to", "all")
+    return viewer.is_gm or audience == "all" or audience in viewer.sides
+
+
 def reports(viewer, rounds: list) -> list[dict]:
     """Each resolved round: its engine events and its log, rendered in the reader's language."""
     battle = viewer.battle
@@ -150,6 +156,7 @@ def reports(viewer, rounds: list) -> list[dict]:
     for resolved in reversed(rounds):
         out.append({
             "round": resolved,
+            "events": [event for event in resolved.events if _may_see(viewer, event)],
             "log": selectors.rendered_log(battle, resolved.log) if show_log else [],
             "dice": resolved.dice if show_log else {},
         })

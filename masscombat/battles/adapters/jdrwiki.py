@@ -34,6 +34,8 @@ def _zone_choices(campaign) -> list[tuple[str, str]]:
 class JdRWiki(Adapter):
     slug = "jdrwiki"
     uses_map = True
+    # S11.3: the log tells the enemy's allocation and heroism; players get the events marked for them.
+    round_log_public = False
     strength_label = gettext_lazy("Hit points of the corps")
     option_labels = {
         "ruthless": gettext_lazy("Ruthless mode"),

@@ -46,3 +46,12 @@ def ruleset_template(battle, part):
 def get_item(mapping, key):
     """``mapping[key]`` in a template (engine states are keyed by id)."""
     return mapping.get(key, {}) if isinstance(mapping, dict) else {}
+
+
+@register.simple_tag
+def event_line(battle, event):
+    """An engine event in a line: its type in the reader's language, then its simple fields."""
+    adapter = adapters.get(battle.ruleset)
+    details = [f"{key} {adapter.value_label(value)}" for key, value in event.items()
+               if key not in ("type", "visible_to") and isinstance(value, (str, int, float)) and not isinstance(value, bool)]
+    return " · ".join([adapter.value_label(event.get("type", "")), *details])

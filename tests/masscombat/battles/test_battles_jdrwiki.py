@@ -92,3 +92,18 @@ def test_the_aftermath_writes_the_heroes_fates(jdr_battle, gm, valley):
     assert RosterChange.objects.filter(army=valley["a"], source_kind="battle").count() == 1
     assert hero.status == "active"
 
+
+
+def test_players_get_the_events_marked_for_them_not_the_log(jdr_battle, gm, player, other_player):
+    from masscombat.battles import pages
+
+    options = selectors.options_for(jdr_battle, "side:a", "side", "a")["options"]
+    actions = next(o for o in options if o["path"] == "corps.a1.actions")
+    services.declare(player, jdr_battle.pk, "side:a", {"corps.a1.actions": [actions["allowed"][0]]}, expected_round=1)
+    services.resolve_round(gm, jdr_battle.pk, expected_round=1)
+    rounds = list(Battle.objects.get(pk=jdr_battle.pk).rounds.all())
+    enemy = pages.reports(selectors.viewer(other_player, Action.BATTLE_VIEW, jdr_battle.pk), rounds)[0]
+    master = pages.reports(selectors.viewer(gm, Action.BATTLE_VIEW, jdr_battle.pk), rounds)[0]
+    assert enemy["log"] == [] and master["log"]
+    assert all(event.get("visible_to", "all") in ("all", "b") for event in enemy["events"])
+    assert len(master["events"]) == len(rounds[0].events)
