@@ -338,7 +338,10 @@ class Reader:
     def repeat(self, item_schema: dict, path: str) -> list:
         items = [self.value(item_schema, f"{path}[{index}]", True)[1] for index in self._indices(path)]
         if self.add == path:
-            items.append(blank(item_schema, self.defs))
+            item = blank(item_schema, self.defs)
+            if isinstance(item, dict) and item.get("id") == "":
+                item["id"] = f"new_{len(items) + 1}"  # unique enough to start with, and valid for every engine
+            items.append(item)
         return items
 
     def mapping(self, schema: dict, path: str) -> tuple[bool, Any]:
