@@ -14,7 +14,7 @@ from __future__ import annotations
 from django.http import Http404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
@@ -160,6 +160,25 @@ class _RosterViewSet(viewsets.ViewSet):
         """The data alone, in the engine's format: what ``create`` takes back as ``data``."""
         _access, item = self._load(campaign_pk, pk)
         return Response(item.data)
+
+    @extend_schema(request=inline_serializer("RestoreRequest", {"version": serializers.IntegerField()}))
+    @action(detail=True, methods=["post"], url_path="restore/<int:change_id>")
+    def restore(self, request: Request, campaign_pk: int, pk: int, change_id: int) -> Response:
+        """Put the data back as it was after an earlier change of the history (``version`` required)."""
+        access, item = self._load(campaign_pk, pk, edit=True)
+        change = item.changes.filter(pk=change_id, after__isnull=False).first()
+        if change is None:
+            raise Http404
+        version = request.data.get("version")
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise ValidationError({"version": _("Send the version you edited, so no one's change is lost.")})
+        with _engine_errors():
+            try:
+                item = self.spec.update(item, change.after, user=request.user, expected_version=version,
+                                        kind="restored")
+            except services.VersionConflict as error:
+                raise Conflict({"version": error.message_dict["version"]}) from None
+        return Response(self.serializer_class(item, context=self._context(access)).data)
 
     def _save(self, request: Request, campaign_pk: int, pk: int, partial: bool) -> Response:
         access, item = self._load(campaign_pk, pk, edit=True)

@@ -579,6 +579,7 @@ CHANGE_KINDS = {
     "captured": pgettext_lazy("roster change", "captured"),
     "dead": pgettext_lazy("roster change", "dead"),
     "aftermath": pgettext_lazy("roster change", "battle aftermath"),
+    "restored": pgettext_lazy("roster change", "restored"),
 }
 
 

@@ -14,4 +14,6 @@ for kind, spec in views.KINDS.items():
         path(f"campaigns/<int:pk>/{kind}/<int:item_id>/preview/", views.preview, extra, name=f"{name}-preview"),
         path(f"campaigns/<int:pk>/{kind}/<int:item_id>/export.json", views.export, extra, name=f"{name}-export"),
         path(f"campaigns/<int:pk>/{kind}/<int:item_id>/delete/", views.delete, extra, name=f"{name}-delete"),
+        path(f"campaigns/<int:pk>/{kind}/<int:item_id>/restore/<int:change_id>/", views.restore, extra,
+             name=f"{name}-restore"),
     ]

@@ -17,6 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import formats, timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -147,6 +148,28 @@ def preview(request, pk: int, kind: str, item_id: int):
     data = schema_forms.read(_kind(spec, slug).schema(), request.POST)
     context = {**_base(access, spec, item, request.user), **pages.sheet_context(slug, spec.entity, data)}
     return render(request, "rosters/_sheet.html", context)
+
+
+@login_required
+@require_POST
+def restore(request, pk: int, kind: str, item_id: int, change_id: int):
+    """Put back the data as it was after an earlier change: nothing saved is ever lost."""
+    _access, spec, item = _load(request, pk, kind, item_id, edit=True)
+    change = item.changes.filter(pk=change_id, after__isnull=False).first()
+    if change is None:
+        raise Http404
+    version = _int(request.POST.get("_version"))
+    try:
+        if version is None:
+            raise ValidationError(_("Reload the page and try again."))
+        spec.update(item, change.after, user=request.user, expected_version=version, kind="restored")
+    except (InvalidInput, ValidationError) as error:
+        problem = error.error if isinstance(error, InvalidInput) else " ".join(error.messages)
+        messages.error(request, _("Not restored: %(problem)s") % {"problem": problem})
+    else:
+        messages.success(request, _("Restored as it was on %(date)s.") % {
+            "date": formats.date_format(timezone.localtime(change.created_at), "SHORT_DATETIME_FORMAT")})
+    return redirect(item)
 
 
 @login_required

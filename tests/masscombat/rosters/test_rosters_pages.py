@@ -76,3 +76,40 @@ def test_the_synapse_sheet_is_computed_for_the_chosen_battle_conditions(campaign
     assert "2,200" in open_ground and "1,700" in forest and 'value="forest" selected' in forest
     wrong = client.get(army.get_absolute_url(), {"context.terrain": "lava"})
     assert wrong.status_code == 200 and "context.terrain" in wrong.content.decode()
+
+
+def test_an_earlier_version_is_restored_from_the_history(campaign_for, gm, player, other_player, client_for):
+    campaign = campaign_for("synapse")
+    original = examples.SYNAPSE_ARMIES["Ost d'Hannibal"]
+    army = services.create_army(campaign, name="Carthage", user=gm, data=original, commander=player)
+    first = army.changes.get()
+    army = services.update_army(army, {**original, "notes": "after Cannae"}, user=gm, expected_version=1)
+    url = f"{army.get_absolute_url()}restore/{first.pk}/"
+    assert client_for(other_player).post(url, {"_version": "2"}).status_code == 403
+    assert client_for(player).post(url, {"_version": "2"}).status_code == 403  # not allowed to edit yet
+    page = client_for(gm).get(army.get_absolute_url()).content.decode()
+    assert f'restore/{first.pk}/' in page
+    assert client_for(gm).post(url, {"_version": "2"}).status_code == 302
+    army.refresh_from_db()
+    assert army.data == original and army.version == 3 and army.changes.last().kind == "restored"
+    # A stale version is refused with a message, nothing changes.
+    client_for(gm).post(url, {"_version": "2"})
+    army.refresh_from_db()
+    assert army.version == 3
+
+
+def test_restore_through_the_api(campaign_for, gm):
+    from rest_framework.test import APIClient
+
+    campaign = campaign_for("jdrwiki")
+    original = examples.JDRWIKI_ARMIES["Ost de Loreval"]
+    army = services.create_army(campaign, name="Loreval", user=gm, data=original)
+    first = army.changes.get()
+    services.update_army(army, {**original, "has_magic": True}, user=gm, expected_version=1)
+    client = APIClient()
+    client.force_authenticate(gm)
+    url = f"/api/campaigns/{campaign.pk}/armies/{army.pk}/restore/{first.pk}/"
+    assert client.post(url, {}, format="json").status_code == 400
+    assert client.post(url, {"version": 1}, format="json").status_code == 409
+    response = client.post(url, {"version": 2}, format="json")
+    assert response.status_code == 200 and response.json()["data"] == original
