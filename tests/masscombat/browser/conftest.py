@@ -7,6 +7,8 @@ Screenshots go to ``.screenshots/`` for a person to look at.
 
 import os
 import shutil
+import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -14,8 +16,16 @@ import pytest
 SCREENSHOTS = Path(__file__).resolve().parents[3] / ".screenshots"
 
 
+# The apps' test folders load this file again under their own names to share its
+# fixtures, which makes several session fixtures called ``browser``.  Playwright's
+# sync API runs once per thread: the first one to start owns the browser, the
+# others lend it.
 @pytest.fixture(scope="session")
 def browser():
+    shared = sys.modules.setdefault("_masscombat_shared_browser", types.ModuleType("_masscombat_shared_browser"))
+    if getattr(shared, "browser", None) is not None:
+        yield shared.browser
+        return
     from playwright.sync_api import sync_playwright
 
     # Playwright's sync API runs an event loop in this thread; the ORM calls the
@@ -30,8 +40,12 @@ def browser():
             executable_path=executable,
             args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
         )
-        yield browser
-        browser.close()
+        shared.browser = browser
+        try:
+            yield browser
+        finally:
+            shared.browser = None
+            browser.close()
     del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
