@@ -1,8 +1,9 @@
-"""Template helpers of the rosters: the campaign page's sections."""
+"""Template helpers of the rosters: the campaign page's sections, the editor's form, sheet tables, labels."""
 
 from django import template
-
-from django.utils.html import format_html
+from django.utils import formats
+from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
 
 from masscombat.rosters import labels, pages, widgets
 
@@ -45,3 +46,15 @@ def labelled(label, term: str):
 def choice_label(value) -> str:
     """An engine enum value (``melee``, ``reserve``...) in the reader's language."""
     return labels.choice("", value)
+
+
+@register.simple_tag
+def sheet_table(table):
+    """A derived-values table (a row per unit: often thousands of cells), built without a template loop."""
+    def cell(value) -> str:
+        return escape(formats.localize(value) if isinstance(value, int | float) else str(value))
+
+    head = "".join(f'<th scope="col">{cell(column)}</th>' for column in table["columns"])
+    rows = "".join("<tr>" + "".join(f"<td>{cell(value)}</td>" for value in row) + "</tr>" for row in table["rows"])
+    return mark_safe(f'<div class="table-wrap"><table class="results"><thead><tr>{head}</tr></thead>'
+                     f"<tbody>{rows}</tbody></table></div>")
