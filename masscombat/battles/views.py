@@ -93,15 +93,19 @@ def declare(request, pk: int):
         except (ValidationError, ValueError) as exc:
             error = " ".join(exc.messages) if isinstance(exc, ValidationError) else _("Reload the page.")
         else:
-            messages.success(request, _("Declaration saved. You can change it until the round is resolved."))
-            if request.htmx:
+            saved = _("Declaration saved. You can change it until the round is resolved.")
+            if request.htmx:  # the answer is the forms part: the notice goes in it, not in the session
                 viewer = selectors.viewer(request.user, Action.BATTLE_VIEW, pk)
-                return render(request, "battles/_declare.html", _room_context(viewer))
+                return render(request, "battles/_declare.html",
+                              {**_room_context(viewer), "notice": {"key": key, "text": saved}})
+            messages.success(request, saved)
             return redirect(viewer.battle)
+    if request.htmx:
+        context["notice"] = {"key": key, "text": error or _("Check the fields marked in red."), "error": True}
+        return render(request, "battles/_declare.html", context)
     if error:
         messages.error(request, error)
-    status = 200 if request.htmx else 400
-    return render(request, "battles/_declare.html" if request.htmx else "battles/room.html", context, status=status)
+    return render(request, "battles/room.html", context, status=400)
 
 
 def _gm_action(request, pk: int, run) -> HttpResponse:

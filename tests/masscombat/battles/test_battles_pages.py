@@ -107,8 +107,12 @@ def test_declaring_validates_against_the_engine_options(battle, client_for, play
     assert too_many.status_code == 400 and not battle.declarations.exists()
     good = client.post(reverse("battles:declare", args=[battle.pk]),
                        {"participant": "side:a", "round": 1, "sides.a.strategy": '"march"'}, HTTP_HX_REQUEST="true")
-    assert good.status_code == 200
+    assert good.status_code == 200 and "Declaration saved" in good.content.decode()
     assert battle.declarations.get().data == {"sides.a.strategy": "march"}
+    assert "Declaration saved" not in client.get(battle.get_absolute_url()).content.decode()  # not left in the session
+    refused = client.post(reverse("battles:declare", args=[battle.pk]),
+                          {"participant": "side:a", "round": 1, "sides.a.strategy": '"teleport"'}, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 200 and 'class="message error"' in refused.content.decode()
 
 
 def test_the_room_query_count_stays_flat(battle, client_for, gm, player, other_player, django_assert_max_num_queries):
