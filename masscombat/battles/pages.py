@@ -120,7 +120,6 @@ def chart(viewer, rounds: list) -> dict | None:
         lines.append({
             "side": side, "label": adapter.side_label(side, battle.state), "colour": SIDE_COLOURS[index % 4],
             "points": " ".join(f"{x},{y}" for x, y in coords), "dots": coords,
-            "last": points[-1][1].get(side),
         })
     return {"width": CHART_WIDTH, "height": CHART_HEIGHT, "lines": lines, "label": adapter.strength_label,
             "rounds": [{"n": n, "x": xy(n, low)[0]} for n, _s in points], "base": CHART_HEIGHT - CHART_PAD,

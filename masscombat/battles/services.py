@@ -101,7 +101,11 @@ def declare(user, battle_id: int, key: str, data: dict, *, expected_round: int) 
     )
     live.emit(battle, "declared", {"round": battle.current_round, "participant": key})
     if battle.auto_resolve and not selectors.missing(battle, viewer.participants, selectors.declarations(battle)):
-        _resolve(battle, viewer.participants, user)
+        try:
+            with transaction.atomic():  # a refusal leaves the round to the GM, and the declaration saved
+                _resolve(battle, viewer.participants, user)
+        except ValidationError:
+            battle.refresh_from_db()
     return declaration
 
 

@@ -107,3 +107,15 @@ def test_players_get_the_events_marked_for_them_not_the_log(jdr_battle, gm, play
     assert enemy["log"] == [] and master["log"]
     assert all(event.get("visible_to", "all") in ("all", "b") for event in enemy["events"])
     assert len(master["events"]) == len(rounds[0].events)
+
+
+def test_an_automatic_resolution_the_engine_refuses_keeps_the_declaration(jdr_battle, player):
+    """Here the hero's intervention lacks what the engine wants at resolution: the round waits for the GM."""
+    hero = jdr_battle.participants.get(kind="hero").ref
+    services.declare(player, jdr_battle.pk, "side:a", {"corps.a1.heroes": [{"hero_id": hero}]}, expected_round=1)
+    Battle.objects.filter(pk=jdr_battle.pk).update(auto_resolve=True)
+    services.declare(player, jdr_battle.pk, f"hero:{hero}", {f"corps.a1.heroes[].{hero}.moderation": 1},
+                     expected_round=1)
+    battle = Battle.objects.get(pk=jdr_battle.pk)
+    assert battle.round == 0 and battle.declarations.count() == 2
+    assert not battle.events.filter(kind="round_resolved").exists()
