@@ -21,6 +21,8 @@ from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.db import connections
+from django.test import Client
+from django.urls import reverse
 
 from masscombat.battles import services as battle_services
 from masscombat.battles.models import BattleEvent
@@ -79,13 +81,19 @@ def test_postgresql_restarts_under_a_running_server(daphne_server):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_redis_restart_live_updates_resume_and_clients_catch_up_from_the_database(world):
+def test_redis_restart_live_updates_resume_and_clients_catch_up_from_the_database(world, client_for):
     _database, channel = services.required()
     battle, users = world["battle"], world["users"]
     router = URLRouter(websocket_urlpatterns)
 
     def declare(user, key, path, value):
         battle_services.declare(user, battle.pk, key, {path: value}, expected_round=1)
+
+    def api_status():
+        return client_for(users["gm"]).get("/api/campaigns/").status_code
+
+    def login_status():
+        return Client().post(reverse("login"), {"username": "gandalf", "password": "correct horse battery"}).status_code
 
     async def connect(last_seq):
         """As battle.js does: retry until the socket opens (the first try after a restart may fail)."""
@@ -124,6 +132,9 @@ def test_redis_restart_live_updates_resume_and_clients_catch_up_from_the_databas
             # Saved while Redis is away; nobody hears it live.
             await database_sync_to_async(declare)(users["other_side"], "side:b", "sides.b.strategy", "march")
             await database_sync_to_async(declare)(users["player"], "hero:lucie", "heroes.lucie.engagement", "support")
+            # The rate-limit counters live in Redis too: the API and logins go on, uncounted.
+            assert await database_sync_to_async(api_status)() == 200
+            assert await database_sync_to_async(login_status)() == 302
         finally:
             await asyncio.to_thread(services.redis_start, channel)
         try:
