@@ -12,8 +12,9 @@ urlpatterns = [
 ]
 
 # Django's auth views keep their global names (login, logout, password_reset...);
-# the login view checks the login rate before any password.
+# the login and password-reset views check the login rate first.
 auth_urlpatterns = [
     path("accounts/login/", LoginView.as_view(authentication_form=RateLimitedAuthenticationForm), name="login"),
+    path("accounts/password_reset/", views.RateLimitedPasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
 ]

@@ -3,12 +3,14 @@
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import PasswordResetView
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from masscombat.accounts.forms import ProfileForm, SignupForm
+from masscombat.core.security import client_ip, over_limit
 
 
 @require_http_methods(["GET", "POST"])
@@ -41,3 +43,14 @@ def _next_url(request) -> str | None:
     if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
         return target
     return None
+
+
+class RateLimitedPasswordResetView(PasswordResetView):
+    """Django's password reset, at the login rate: it sends mail to whatever address is typed."""
+
+    def form_valid(self, form):
+        email = form.cleaned_data["email"].lower()
+        if over_limit("login", f"ip:{client_ip(self.request)}", f"email:{email}"):
+            form.add_error(None, _("Too many attempts. Wait a minute, then try again."))
+            return self.form_invalid(form)
+        return super().form_valid(form)

@@ -236,3 +236,14 @@ def test_every_post_form_carries_the_token(client_for, campaign, gm):
                 reverse("campaigns:join"), reverse("campaigns:edit", args=[campaign.pk])]:
         found = scan(client_for(gm).get(url).content.decode())
         assert found.post_forms > 0 and found.post_forms_without_token == 0, url
+
+
+def test_password_reset_mails_are_rate_limited(gm, mailoutbox):
+    attempts, _seconds = rate("login")
+    client = Client()
+    for _ in range(attempts):
+        assert client.post(reverse("password_reset"), {"email": "gandalf@example.org"}).status_code == 302
+    assert len(mailoutbox) == attempts
+    refused = client.post(reverse("password_reset"), {"email": "gandalf@example.org"})
+    assert refused.status_code == 200 and "Too many attempts" in refused.content.decode()
+    assert len(mailoutbox) == attempts
