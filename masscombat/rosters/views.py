@@ -88,6 +88,8 @@ def detail(request, pk: int, kind: str, item_id: int):
         **pages.sheet_context(slug, spec.entity, item.data, options),
         "options_form": schema_forms.build(slug, options_schema(), options or {}) if options_schema else None,
         "composition": pages.describe(slug, "composition", item.data),
+        # An army's heroes, as far as this member may see them (one query).
+        "army_heroes": list(selectors.heroes_for(access, request.user).filter(army=item)) if kind == "armies" else [],
         "changes": changes,
         "chart": pages.strength_chart(selectors.strength_points(changes)),
     }

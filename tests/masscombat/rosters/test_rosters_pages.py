@@ -113,3 +113,14 @@ def test_restore_through_the_api(campaign_for, gm):
     assert client.post(url, {"version": 1}, format="json").status_code == 409
     response = client.post(url, {"version": 2}, format="json")
     assert response.status_code == 200 and response.json()["data"] == original
+
+
+def test_the_army_page_lists_its_heroes_a_player_may_see(campaign_for, gm, player, other_player, client_for):
+    campaign = campaign_for("synapse")
+    army = services.create_army(campaign, name="Carthage", user=gm, data=examples.SYNAPSE_ARMIES["Ost d'Hannibal"])
+    services.create_hero(campaign, name="Maharbal", user=gm, army=army, owner=player)
+    services.create_hero(campaign, name="Secret agent", user=gm, army=army, visible_to_players=False)
+    gm_page = client_for(gm).get(army.get_absolute_url()).content.decode()
+    assert "Maharbal" in gm_page and "Secret agent" in gm_page
+    other_page = client_for(other_player).get(army.get_absolute_url()).content.decode()
+    assert "Maharbal" in other_page and "Secret agent" not in other_page
