@@ -84,6 +84,17 @@ class JdRWiki(Adapter):
         "victorious": gettext_lazy("victorious"),
         "standing": gettext_lazy("standing"),
         "commander": gettext_lazy("the commander"),
+        # Events of a round (S11.3).
+        "action": gettext_lazy("Action"),
+        "allocation": gettext_lazy("Advantage allocated"),
+        "battle_ended": gettext_lazy("End of the battle"),
+        "corps_destroyed": gettext_lazy("Corps destroyed"),
+        "damage": gettext_lazy("Damage"),
+        "fatal_blow_cancelled": gettext_lazy("Fatal blow cancelled"),
+        "hero_death": gettext_lazy("Death of a hero"),
+        "hero_intervention": gettext_lazy("Hero intervention"),
+        "initiative": gettext_lazy("Initiative"),
+        "melee": gettext_lazy("Melee"),
     }
 
     # -- setup ------------------------------------------------------------------

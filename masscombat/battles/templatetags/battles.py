@@ -53,5 +53,5 @@ def event_line(battle, event):
     """An engine event in a line: its type in the reader's language, then its simple fields."""
     adapter = adapters.get(battle.ruleset)
     details = [f"{key} {adapter.value_label(value)}" for key, value in event.items()
-               if key not in ("type", "visible_to") and isinstance(value, (str, int, float)) and not isinstance(value, bool)]
+               if key not in ("type", "visible_to", "seq") and isinstance(value, (str, int, float)) and not isinstance(value, bool)]
     return " · ".join([adapter.value_label(event.get("type", "")), *details])
