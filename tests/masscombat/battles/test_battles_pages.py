@@ -130,3 +130,19 @@ def test_the_room_query_count_stays_flat(battle, client_for, gm, player, other_p
             break
     with django_assert_max_num_queries(20):
         client.get(battle.get_absolute_url())
+
+
+def test_the_replay_matches_the_record_and_opens_to_players_once_over(battle, client_for, gm, player, other_player):
+    hero = battle.participants.get(kind="hero").ref
+    for n in (1, 2):
+        for key, user, data in (("side:a", player, {"sides.a.strategy": "charge"}),
+                                ("side:b", other_player, {"sides.b.strategy": "regroup"}),
+                                (f"hero:{hero}", player, {f"heroes.{hero}.engagement": "engaged"})):
+            services.declare(user, battle.pk, key, data, expected_round=n)
+        services.resolve_round(gm, battle.pk, expected_round=n)
+    url = reverse("battles:replay", args=[battle.pk])
+    page = client_for(gm).get(url).content.decode()
+    assert page.count('class="panel replay-step"') == 3 and "differs from the record" not in page
+    assert client_for(player).get(url).status_code == 404  # not before the end
+    services.end_battle(gm, battle.pk, "a")
+    assert client_for(player).get(url).status_code == 200
