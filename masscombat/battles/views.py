@@ -43,12 +43,13 @@ def _room_context(viewer, *, posted=None, posted_key=None) -> dict:
     battle = viewer.battle
     declared = selectors.declarations(battle)
     expected = selectors.expected(battle, viewer.participants) if battle.accepts_declarations else {}
-    present = {user.pk for user in selectors.present_users(battle)} if viewer.is_gm else set()
+    here = selectors.present_users(battle) if viewer.is_gm else []
+    present = {user.pk for user in here}
     rounds = selectors.rounds(battle)
     slots = pages.slots(viewer, expected, declared, present)
     state = selectors.visible_state(viewer)
     return {
-        "battle": battle, "viewer": viewer, "campaign": viewer.access.campaign, "adapter": viewer.adapter,
+        "battle": battle, "viewer": viewer, "here": here, "campaign": viewer.access.campaign, "adapter": viewer.adapter,
         "slots": slots, "missing": [s for s in slots if s.must_declare and not s.declared],
         "forms": pages.declaration_forms(viewer, declared, posted, posted_key),
         "state": state, "map": pages.battle_map(viewer, state), "reports": pages.reports(viewer, rounds),

@@ -146,3 +146,12 @@ def test_the_replay_matches_the_record_and_opens_to_players_once_over(battle, cl
     assert client_for(player).get(url).status_code == 404  # not before the end
     services.end_battle(gm, battle.pk, "a")
     assert client_for(player).get(url).status_code == 200
+
+
+def test_the_gm_sees_who_is_here(battle, client_for, gm, player, outsider):
+    from masscombat.battles.models import Connection
+
+    Connection.objects.create(battle=battle, user=player, channel_name="test-channel-1")
+    page = client_for(gm).get(battle.get_absolute_url()).content.decode()
+    assert '<span class="online">Pippin</span>' in page
+    assert "Here now" not in client_for(player).get(battle.get_absolute_url()).content.decode()
