@@ -184,3 +184,31 @@ def daphne_server(tmp_path):
         process.terminate()
         process.wait(timeout=10)
         log.close()
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Debian's chromium under Playwright, one per test process, whichever folder's tests ask.
+
+    Never ``playwright install``; a missing chromium fails the tests
+    (``bin/setup --browser`` installs it).  Use it through the ``browser``
+    fixture of ``tests/masscombat/browser/conftest.py``.
+    """
+    import shutil
+
+    from playwright.sync_api import sync_playwright
+
+    executable = shutil.which("chromium")
+    if executable is None:
+        pytest.fail("chromium is not installed: run bin/setup --browser", pytrace=False)
+    # Playwright's sync API runs an event loop in this thread; the ORM calls the
+    # tests make between page actions are still plain synchronous ones.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=executable,
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield browser
+        browser.close()
+    del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
