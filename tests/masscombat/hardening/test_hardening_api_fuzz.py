@@ -25,7 +25,7 @@ from rules import registry
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "8"))
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "4"))
 CHECKS = [not_a_server_error, content_type_conformance, response_schema_conformance]
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
