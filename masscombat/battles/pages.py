@@ -13,7 +13,6 @@ from django.utils.translation import gettext as _
 
 from masscombat.battles import selectors
 from masscombat.battles.forms import DeclarationForm
-from masscombat.battles.models import Battle
 
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 140, 24
 SIDE_COLOURS = ("#8c2f1b", "#2f5d8c", "#3f7a4a", "#7a5a1b")

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from django.http import Http404
-from django.utils.translation import get_language
 
 from masscombat.battles import adapters, live
 from masscombat.battles.models import Battle, BattleParticipant, Connection, Declaration, Round
+from masscombat.core import explain
 from masscombat.core.permissions import Access, Action, authorize
 from rules import registry
 from rules.errors import InvalidInput
@@ -130,27 +130,12 @@ def visible_state(viewer: Viewer) -> dict | None:
     return registry.run(battle.ruleset, "visible-state", {"state": battle.state, "side": viewer.side})["state"]
 
 
-def render_step(messages: dict, step: dict, language: str) -> str:
-    """One log step in the reader's language, from the engine's templates (English text as fallback)."""
-    templates = messages.get(step.get("key"), {})
-    template = templates.get(language) or templates.get("en")
-    if template:
-        try:
-            return template.format(**step.get("params", {}))
-        except (KeyError, IndexError, ValueError):
-            pass
-    return step.get("text", "")
-
-
 # Steps that only say "not given, default used" for each omitted field: true, but they bury the story.
 QUIET_KEYS = frozenset({"input.default"})
 
 
 def rendered_log(battle: Battle, steps: list[dict]) -> list[dict]:
-    language = (get_language() or "en")[:2]
-    messages = registry.get(battle.ruleset).messages
-    return [{"rule": step.get("rule", ""), "text": render_step(messages, step, language)}
-            for step in steps if step.get("key") not in QUIET_KEYS]
+    return explain.rendered_log(battle.ruleset, steps, QUIET_KEYS)
 
 
 def rounds(battle: Battle) -> list[Round]:

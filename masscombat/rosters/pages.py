@@ -12,10 +12,9 @@ from typing import Any
 
 from django.template.loader import select_template
 from django.template import TemplateDoesNotExist
-from django.utils.translation import get_language
-from rules import registry
 from rules.errors import InvalidInput
 
+from masscombat.core.explain import rendered_log
 from masscombat.rosters import adapters, labels, selectors
 
 _SKIPPED = {"log", "dice"}
@@ -107,28 +106,6 @@ def _shown(slug: str, value):
     if isinstance(value, str):
         return labels.choice(slug, value)
     return value
-
-
-def render_step(messages: dict, step: dict, language: str) -> str:
-    """One log step in the reader's language, from the engine's templates (its English text as fallback)."""
-    templates = messages.get(step.get("key"), {})
-    template = templates.get(language) or templates.get("en")
-    if template:
-        try:
-            return template.format(**step.get("params", {}))
-        except (KeyError, IndexError, ValueError):
-            pass
-    return step.get("text", "")
-
-
-def rendered_log(slug: str, steps: list) -> list[dict]:
-    language = (get_language() or "en")[:2]
-    messages = registry.get(slug).messages
-    return [
-        {"rule": step.get("rule", ""), "text": render_step(messages, step, language)}
-        for step in steps
-        if isinstance(step, dict)
-    ]
 
 
 def strength_chart(points: list[tuple[int | float, Any]]) -> dict | None:
