@@ -182,7 +182,11 @@ def daphne_server(tmp_path):
     yield start
     for process, log in started:
         process.terminate()
-        process.wait(timeout=10)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # open websockets can hold a graceful stop
+            process.kill()
+            process.wait(timeout=10)
         log.close()
 
 

@@ -60,7 +60,8 @@ def test_gm_invites_a_player_who_joins_from_a_phone(browser, live_server, screen
     assert re.fullmatch(r"[A-Z2-9]{4}-[A-Z2-9]{4}", code)
     link = gm.locator("input.copy-link").input_value()
     expect(gm.locator("img.qr")).to_be_visible()
-    gm.wait_for_function("document.querySelector('img.qr').naturalWidth > 0")
+    # Waits for the image itself (a string evaluated in the page would break the content security policy).
+    assert gm.locator("img.qr").evaluate("img => img.decode().then(() => img.naturalWidth)") > 0
     screenshot(gm, f"{lang}-desktop-2-invitation")
 
     phone_context = browser.new_context(locale=LOCALES[lang], **PHONE)
