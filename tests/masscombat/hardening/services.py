@@ -108,9 +108,14 @@ def sibling_database_url(database_url: str, name: str) -> str:
     return urlsplit(database_url)._replace(path=f"/{name}").geturl()
 
 
-def fresh_database(database_url: str, name: str) -> str:
-    """An empty database ``name`` beside ``database_url``'s; its URL."""
+def drop_database(database_url: str, name: str) -> None:
     with psycopg.connect(database_url, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def fresh_database(database_url: str, name: str) -> str:
+    """An empty database ``name`` beside ``database_url``'s; its URL."""
+    drop_database(database_url, name)
+    with psycopg.connect(database_url, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     return sibling_database_url(database_url, name)

@@ -55,8 +55,9 @@ def post_json(url: str, data: dict) -> tuple[int, dict]:
 def test_postgresql_restarts_under_a_running_server(daphne_server):
     """Clear 503s while it is down; the very next request after it is back is served."""
     database, channel = services.required()
+    name = f"masscombat_faults_{os.getpid()}"
     try:
-        url = services.fresh_database(database, f"masscombat_faults_{os.getpid()}")
+        url = services.fresh_database(database, name)
         base = daphne_server(DATABASE_URL=url, REDIS_URL=channel, CONN_MAX_AGE="60")
         token = base + "/api/token/"
         assert get(base + DB_PAGE)[0] == 200
@@ -78,6 +79,7 @@ def test_postgresql_restarts_under_a_running_server(daphne_server):
     finally:
         services.pg_start(database)
         connections.close_all()  # this process's own connections died with the server
+    services.drop_database(database, name)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -163,14 +165,16 @@ def test_workers_killed_mid_broadcast_and_reconnecting_clients_miss_nothing():
     """benchmarks/reconnect_soak.py, small: two workers, two killed mid-broadcast, clients dropping and
     reconnecting; every client ends with exactly the events the database lets it see, once, in order."""
     database, channel = services.required()
+    name = f"masscombat_soak_{os.getpid()}"
     env = {**os.environ,
-           "SOAK_DATABASE_URL": services.sibling_database_url(database, f"masscombat_soak_{os.getpid()}"),
+           "SOAK_DATABASE_URL": services.sibling_database_url(database, name),
            "SOAK_REDIS_URL": channel.rsplit("/", 1)[0] + "/9"}
     result = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "reconnect_soak.py"), "--reconnects", "150", "--clients", "3",
          "--kills", "2"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
     )
+    services.drop_database(database, name)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "workers killed mid-broadcast  2;" in result.stdout
     assert result.stdout.count("every event exactly once, in order") == 3
