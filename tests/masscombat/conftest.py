@@ -62,6 +62,20 @@ def _requests_keep_the_test_connection():
 
 
 @pytest.fixture(autouse=True)
+def _fresh_channel_layer():
+    """Each test gets its own channel layer.
+
+    channels-redis binds its receive lock to the event loop that took it; a
+    test whose loop ended while a consumer was receiving would otherwise leave
+    the next test a lock from a dead loop.
+    """
+    from channels.layers import channel_layers
+
+    yield
+    channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
 def _plain_static_storage(settings):
     """Templates resolve static files from the source folders, without collectstatic."""
     settings.STORAGES = {
