@@ -6,6 +6,7 @@ websocket origin check and CSRF on forms and htmx requests.
 import math
 import re
 import secrets
+import types
 import urllib.request
 from collections import Counter
 
@@ -23,6 +24,14 @@ from masscombat.core.security import rate
 from tests.masscombat.hardening.htmlcheck import csp_violations, scan
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _one_rate_window(monkeypatch):
+    """The web rate limits count in fixed windows of the wall clock: a test whose attempts
+    straddled a minute boundary would start counting again halfway and fail at random.
+    Every attempt of a test falls in the same window."""
+    monkeypatch.setattr("masscombat.core.security.time", types.SimpleNamespace(time=lambda: 1_800_000_000.0))
 
 
 # -- content security policy ---------------------------------------------------------------------
