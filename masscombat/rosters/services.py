@@ -37,6 +37,40 @@ def _check_version(locked, expected_version: int | None) -> None:
         )
 
 
+def _lock(model, item, expected_version: int | None):
+    """The row, locked for this transaction, if nobody saved it since the editor loaded it."""
+    locked = model.objects.select_for_update().get(pk=item.pk)
+    _check_version(locked, expected_version)
+    return locked
+
+
+def _replace(locked, data: dict, fields: dict) -> dict:
+    """Put the new data and fields on a locked row, bump its version and save it; the old data back."""
+    before = locked.data
+    locked.data = data
+    for name, value in fields.items():
+        setattr(locked, name, value)
+    locked.version += 1
+    locked.full_clean(exclude=["data"])
+    locked.save()
+    return before
+
+
+def _record(item, **change) -> None:
+    """One history entry for an army or a hero; the campaign's open pages reload once it is committed."""
+    RosterChange.objects.create(**{item._meta.model_name: item}, **change)
+    live.campaign_changed(item.campaign_id)
+
+
+def _create(model, campaign, *, name: str, data: dict, user, kind: str, summary: dict, fields: dict):
+    item = model(campaign=campaign, name=name, data=data, **fields)
+    item.full_clean(exclude=["data"])
+    item.save()
+    source = RosterChange.SourceKind.IMPORT if kind == "imported" else RosterChange.SourceKind.EDIT
+    _record(item, kind=kind, after=data, summary=summary, source_kind=source, user=user)
+    return item
+
+
 @transaction.atomic
 def update_army(
     army: Army,
@@ -58,17 +92,10 @@ def update_army(
     """
     adapter = adapters.get(army.campaign.ruleset)
     adapter.validate_army(data)
-    locked = Army.objects.select_for_update().get(pk=army.pk)
-    _check_version(locked, expected_version)
-    before = locked.data
-    locked.data = data
-    for name, value in fields.items():
-        setattr(locked, name, value)
-    locked.version += 1
-    locked.full_clean(exclude=["data"])
-    locked.save()
-    RosterChange.objects.create(
-        army=locked,
+    locked = _lock(Army, army, expected_version)
+    before = _replace(locked, data, fields)
+    _record(
+        locked,
         kind=kind,
         before=before,
         after=data,
@@ -78,7 +105,6 @@ def update_army(
         source_label=source_label,
         user=user,
     )
-    live.campaign_changed(locked.campaign_id)
     return locked
 
 
@@ -97,21 +123,13 @@ def update_hero(
     **fields,
 ) -> Hero:
     """Replace a hero's data (and optionally ``name``, ``status``, ``army``...), recording the change."""
-    adapter = adapters.get(hero.campaign.ruleset)
-    adapter.validate_hero(data)
-    locked = Hero.objects.select_for_update().get(pk=hero.pk)
-    _check_version(locked, expected_version)
+    adapters.get(hero.campaign.ruleset).validate_hero(data)
+    locked = _lock(Hero, hero, expected_version)
     if kind == "edited" and fields.get("status", locked.status) != locked.status:
         kind = fields["status"]  # "wounded", "dead"...: the history says what happened, not just "edited"
-    before = locked.data
-    locked.data = data
-    for name, value in fields.items():
-        setattr(locked, name, value)
-    locked.version += 1
-    locked.full_clean(exclude=["data"])
-    locked.save()
-    RosterChange.objects.create(
-        hero=locked,
+    before = _replace(locked, data, fields)
+    _record(
+        locked,
         kind=kind,
         before=before,
         after=data,
@@ -121,7 +139,6 @@ def update_hero(
         source_label=source_label,
         user=user,
     )
-    live.campaign_changed(locked.campaign_id)
     return locked
 
 
@@ -130,15 +147,9 @@ def create_army(campaign, *, name: str, user, data: dict | None = None, kind: st
     adapter = adapters.get(campaign.ruleset)
     data = adapter.army.blank(name) if data is None else data
     adapter.validate_army(data)
-    army = Army(campaign=campaign, name=name, data=data, **fields)
-    army.full_clean(exclude=["data"])
-    army.save()
-    source = RosterChange.SourceKind.IMPORT if kind == "imported" else RosterChange.SourceKind.EDIT
-    RosterChange.objects.create(
-        army=army, kind=kind, after=data, summary=adapter.army_summary(data), source_kind=source, user=user
+    return _create(
+        Army, campaign, name=name, data=data, user=user, kind=kind, summary=adapter.army_summary(data), fields=fields
     )
-    live.campaign_changed(campaign.pk)
-    return army
 
 
 @transaction.atomic
@@ -146,13 +157,7 @@ def create_hero(campaign, *, name: str, user, data: dict | None = None, kind: st
     adapter = adapters.get(campaign.ruleset)
     data = adapter.hero.blank(name) if data is None else data
     adapter.validate_hero(data)
-    hero = Hero(campaign=campaign, name=name, data=data, **fields)
-    hero.full_clean(exclude=["data"])
-    hero.save()
-    source = RosterChange.SourceKind.IMPORT if kind == "imported" else RosterChange.SourceKind.EDIT
-    RosterChange.objects.create(hero=hero, kind=kind, after=data, source_kind=source, user=user)
-    live.campaign_changed(campaign.pk)
-    return hero
+    return _create(Hero, campaign, name=name, data=data, user=user, kind=kind, summary={}, fields=fields)
 
 
 def delete(model, campaign, item_id: int) -> bool:
