@@ -6,6 +6,8 @@ SYNAPSE: the rosters demo's two worked-example armies and its character.
 Running it again finds what exists and creates only what is missing.
 """
 
+import importlib
+
 from masscombat.battles import services
 from masscombat.battles.models import Battle
 from masscombat.rosters import services as roster_services
@@ -36,6 +38,8 @@ def load(campaign, gm, players) -> Battle | None:
         return _synapse(campaign, gm)
     if campaign.ruleset == "jdrwiki":
         return _jdrwiki(campaign, gm)
+    if campaign.ruleset in ("dnd5e", "heros"):  # played on a grid: each in a module of its own
+        return importlib.import_module(f"masscombat.battles.demo_{campaign.ruleset}").load(campaign, gm, players)
     return None
 
 
