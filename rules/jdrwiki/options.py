@@ -292,10 +292,33 @@ def hero_options(battle: Battle, hero_id: str) -> list[dict]:
             _forbid(option, True, "the hero is out of the battle", "S7.4.6")
     elif points < 1:
         _forbid(heroism, True, "no heroism point left", "S7.4.5")
-    cooldown = battle.hero_info[hero_id]["cooldown"] or 0
+    return [heroism, sacrifice, *moderation_options(battle, hero_id, prefix)]
+
+
+def moderation_options(battle: Battle, hero_id: str, prefix: str) -> list[dict]:
+    """S7.4.4 / S4.10: rounds of cooldown removed, and the positive bonuses given up for them.
+
+    ``resolve-round`` wants exactly two dropped bonuses per round removed
+    (``count_per_moderation``), each a distinct positive bonus, with at least
+    one positive bonus kept (H35); so the rounds offered stop where that
+    would drop them all, and never exceed the cooldown they shorten.  A
+    valid hero has at least four positive bonuses (S4.9: the class points
+    exceed three times the class limit), so one round is always possible.
+    """
+    hero = battle.state["heroes"][hero_id]
+    positive = sorted(t for t, v in hero["bonuses"].items() if v > 0)
+    most = max(0, min(battle.hero_info[hero_id]["cooldown"] or 0, (len(positive) - 1) // 2))
     moderation = _option(f"{prefix}.moderation", "Moderate use (rounds of cooldown removed)", "integer", default=0,
-                         min=0, max=min(cooldown, sum(1 for v in hero["bonuses"].values() if v > 0) // 2))
-    return [heroism, sacrifice, moderation]
+                         min=0, max=most)
+    dropped = _option(f"{prefix}.dropped_bonuses", "Bonuses dropped by moderate use", "list", default=[],
+                      allowed=[], count_per_moderation=2, max_items=2 * most,
+                      constraint="exactly two distinct positive bonuses per round of moderation")
+    if hero["status"] != "active":
+        for target in positive:
+            _forbid(dropped, target, "the hero is out of the battle", "S7.4.6")
+    else:
+        dropped["allowed"] = positive
+    return [moderation, dropped]
 
 
 def gm_options(battle: Battle) -> list[dict]:

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from masscombat.battles.adapters import Adapter, ParticipantSpec, RosterUpdate
+from masscombat.rosters.labels import CHOICES
 
 HERO_ITEM = "[]"
 
@@ -53,6 +54,7 @@ class JdRWiki(Adapter):
         "heroes": gettext_lazy("Heroes who intervene"),
         "sacrifice": gettext_lazy("Accept a sacrifice"),
         "moderation": gettext_lazy("Moderate use (rounds of cooldown removed)"),
+        "dropped_bonuses": gettext_lazy("Bonuses given up: exactly two per round of cooldown removed"),
     }
     value_labels = {
         "combined_assault": gettext_lazy("Combined assault"),
@@ -197,6 +199,8 @@ class JdRWiki(Adapter):
             return " ".join(str(self.value_label(v)) for v in value.values())
         if isinstance(value, list):
             return " → ".join(str(self.value_label(item)) for item in value)
+        if isinstance(value, str) and value not in self.value_labels and value in CHOICES:
+            return str(CHOICES[value])  # a skill, damage or protection: a hero's bonus given up
         return super().value_label(value)
 
     # -- state, map, end -------------------------------------------------------------
@@ -239,7 +243,17 @@ class JdRWiki(Adapter):
         return pieces
 
     def end_input(self, state: dict, winner: str | None) -> tuple[str, dict]:
-        return "battle-aftermath", {"state": state}
+        """The aftermath of the state as it ends, with the GM's winner where the rules name none.
+
+        ``battle-aftermath`` takes the winner from ``state.winner`` and, only
+        when that is null, from the corps left standing (S9.11).  A winner the
+        rules decided stays; otherwise the GM's choice (S5.15.1: "the GM may
+        set the winner") goes into the state, with ``ended`` as after a GM's
+        ``end_battle``, so the armies' status (victorious / standing) follows it.
+        """
+        if state.get("winner") is not None or winner is None:
+            return "battle-aftermath", {"state": state}
+        return "battle-aftermath", {"state": {**state, "ended": True, "winner": winner}}
 
     def roster_updates(self, aftermath: dict, participants: list) -> list[RosterUpdate]:
         """Heroes' fates and heroism points; each army's history gets its losses (its data is unchanged)."""

@@ -1,5 +1,7 @@
 """A JdRWiki battle on a zone map: deployment, corps actions, heroes' choices in the corps' list, the map drawn."""
 
+import json
+
 import pytest
 from django.urls import reverse
 
@@ -119,3 +121,71 @@ def test_an_automatic_resolution_the_engine_refuses_keeps_the_declaration(jdr_ba
     battle = Battle.objects.get(pk=jdr_battle.pk)
     assert battle.round == 0 and battle.declarations.count() == 2
     assert not battle.events.filter(kind="round_resolved").exists()
+
+
+def _post_declaration(client, battle, key, data):
+    return client.post(reverse("battles:declare", args=[battle.pk]),
+                       {"participant": key, "round": battle.current_round, **data})
+
+
+def test_a_moderate_use_goes_from_the_options_to_the_round(jdr_battle, client_for, gm, player):
+    """The hero's form offers his positive bonuses to give up; the round drops them and shortens his cooldown."""
+    hero = jdr_battle.participants.get(kind="hero").ref
+    prefix = f"corps.a1.heroes[].{hero}"
+    options = {o["path"]: o for o in selectors.options_for(jdr_battle, f"hero:{hero}", "hero", hero)["options"]}
+    offered = options[f"{prefix}.dropped_bonuses"]["allowed"]
+    bonuses = jdr_battle.state["heroes"][hero]["bonuses"]
+    assert offered == sorted(t for t, v in bonuses.items() if v > 0)
+    client = client_for(player)
+    response = _post_declaration(client, jdr_battle, "side:a", {"corps.a1.heroes": json.dumps({"hero_id": hero})})
+    assert response.status_code == 302
+    response = _post_declaration(client, jdr_battle, f"hero:{hero}", {
+        f"{prefix}.moderation": "1", f"{prefix}.dropped_bonuses": [json.dumps(t) for t in offered[:2]]})
+    assert response.status_code == 302, response.content.decode()[:3000]
+    done = services.resolve_round(gm, jdr_battle.pk, expected_round=1)
+    assert done.declarations["corps"]["a1"]["heroes"] == [
+        {"hero_id": hero, "moderation": 1, "dropped_bonuses": offered[:2]}]
+    step = next(s for s in done.log if s["key"] == "hero.intervention")
+    assert step["params"]["bonuses"] == {t: v for t, v in bonuses.items() if t not in offered[:2]}
+    # Ildar is legendary (class 4, S4.9): cooldown 5, one round removed; free again from round 1 + 4 + 1.
+    assert step["params"]["cooldown"] == 4
+    assert Battle.objects.get(pk=jdr_battle.pk).state["heroes"][hero]["available_from_round"] == 6
+
+
+def test_the_heros_form_names_the_bonuses_in_the_readers_language(jdr_battle, client_for, player):
+    client = client_for(player)
+    client.cookies["django_language"] = "fr"
+    page = client.get(jdr_battle.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Bonus abandonnés : exactement deux par tour de récupération retiré" in page
+    assert "attaque adroite" in page  # deft_attack, one of Ildar's bonuses
+    page = client_for(player).get(jdr_battle.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Bonuses given up: exactly two per round of cooldown removed" in page and "deft attack" in page
+
+
+def test_more_rounds_of_moderation_than_offered_are_refused_by_the_form(jdr_battle, client_for, player):
+    hero = jdr_battle.participants.get(kind="hero").ref
+    prefix = f"corps.a1.heroes[].{hero}"
+    response = _post_declaration(client_for(player), jdr_battle, f"hero:{hero}",
+                                 {f"{prefix}.moderation": "3"})
+    assert response.status_code == 400 and not jdr_battle.declarations.exists()
+
+
+@pytest.mark.parametrize("choice, statuses", [("b", {"a": "standing", "b": "victorious"}),
+                                              ("", {"a": "standing", "b": "standing"})])
+def test_the_gms_winner_goes_into_the_aftermath_and_the_rosters(jdr_battle, client_for, gm, valley, choice,
+                                                                statuses):
+    response = client_for(gm).post(reverse("battles:end", args=[jdr_battle.pk]), {"winner": choice})
+    assert response.status_code == 302
+    battle = Battle.objects.get(pk=jdr_battle.pk)
+    assert battle.aftermath["winner"] == (choice or None)
+    assert {army: result["status"] for army, result in battle.aftermath["armies"].items()} == statuses
+    services.confirm_aftermath(gm, jdr_battle.pk)
+    written = RosterChange.objects.get(army=valley["b"], source_kind="battle", source_id=jdr_battle.pk)
+    assert written.summary["status"] == statuses["b"]
+
+
+def test_a_winner_the_rules_decided_stays(jdr_battle):
+    """S9.11: the aftermath reads ``state.winner`` first; the GM's choice only fills a null one."""
+    jdrwiki = adapters.get("jdrwiki")
+    state = {**jdr_battle.state, "ended": True, "winner": "a"}
+    assert jdrwiki.end_input(state, "b") == ("battle-aftermath", {"state": state})

@@ -147,3 +147,50 @@ def test_the_gm_sees_everything(jd, s1):
     result = jd.run("visible-state", {"state": s1, "side": "gm"})
     assert result["hidden"] == []
     assert result["state"]["corps"]["s1"]["advantage"] == 0 and "sheet" in result["state"]["armies"]["south"]
+
+
+def _intervention_step(result, hero):
+    return next(s for s in result["log"] if s["key"] == "hero.intervention" and s["params"]["hero"] == hero)
+
+
+def test_moderate_use_offers_the_bonuses_to_drop_and_resolve_round_takes_them(jd, s1):
+    """S7.4.4: options → a moderate-use intervention → resolve-round keeps the rest and shortens the cooldown."""
+    _, opts = _options(jd, s1, "hero", "kavelec")
+    prefix = "corps.s1.heroes[].kavelec"
+    moderation, dropped = opts[f"{prefix}.moderation"], opts[f"{prefix}.dropped_bonuses"]
+    # Five positive bonuses: two rounds at most (four dropped, one kept, H35); cooldown 3 does not cap it.
+    assert (moderation["min"], moderation["max"]) == (0, 2)
+    assert dropped["allowed"] == ["force_attack", "morale", "parry", "vigor", "will"]
+    assert (dropped["count_per_moderation"], dropped["max_items"], dropped["forbidden"]) == (2, 4, [])
+    choice = {"hero_id": "kavelec", "moderation": 1, "dropped_bonuses": dropped["allowed"][:2]}
+    result = jd.run("resolve-round", {"state": s1, "seed": 5, "declarations": {"corps": {"s1": {"heroes": [choice]}}}})
+    step = _intervention_step(result, "kavelec")
+    # The maluses always apply; force_attack and morale are given up; cooldown 3 − 1 = 2 rounds.
+    assert step["params"]["bonuses"] == {"deft_attack": -1, "parry": 2, "vigor": 2, "will": 2, "maneuver": -1,
+                                         "sapping": -1}
+    assert step["params"]["cooldown"] == 2
+    assert result["summary"]["heroes"]["kavelec"]["available_from_round"] == 1 + 2 + 1
+
+
+def test_moderate_use_refused_by_the_round_unless_it_matches_the_options(jd, s1):
+    choice = {"hero_id": "kavelec", "moderation": 1, "dropped_bonuses": ["force_attack"]}
+    error = jd.refuse("resolve-round", {"state": s1, "declarations": {"corps": {"s1": {"heroes": [choice]}}}})
+    assert list(error["fields"]) == ["declarations.corps.s1.heroes[0].dropped_bonuses"]
+
+
+def test_moderate_use_stops_where_no_positive_bonus_would_be_left(jd, s1):
+    """Four positive bonuses: one round only (two dropped, two kept), never all four (H35)."""
+    s1["heroes"]["kavelec"]["bonuses"] = {"force_attack": 2, "parry": 2, "vigor": 2, "will": 2, "maneuver": -1}
+    _, opts = _options(jd, s1, "hero", "kavelec")
+    assert opts["corps.s1.heroes[].kavelec.moderation"]["max"] == 1
+    assert opts["corps.s1.heroes[].kavelec.dropped_bonuses"]["max_items"] == 2
+    choice = {"hero_id": "kavelec", "moderation": 2, "dropped_bonuses": ["force_attack", "parry", "vigor", "will"]}
+    error = jd.refuse("resolve-round", {"state": s1, "declarations": {"corps": {"s1": {"heroes": [choice]}}}})
+    assert list(error["fields"]) == ["declarations.corps.s1.heroes[0].moderation"]
+
+
+def test_no_bonus_to_drop_for_a_hero_out_of_the_battle(jd, s1):
+    s1["heroes"]["kavelec"]["status"] = "out"
+    _, opts = _options(jd, s1, "hero", "kavelec")
+    dropped = opts["corps.s1.heroes[].kavelec.dropped_bonuses"]
+    assert dropped["allowed"] == [] and {f["rule"] for f in dropped["forbidden"]} == {"S7.4.6"}
