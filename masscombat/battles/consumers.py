@@ -6,15 +6,18 @@ one, their sides', and the GM's if GM.  The client then says
 ``{"type": "hello", "last_seq": n}`` and receives every event after ``n``
 from the database (or ``{"type": "reload"}`` when it missed too many), then
 the live ones; it drops duplicates by ``seq``.  Each open socket is a
-presence row the GM sees.
+presence row the GM sees, kept fresh by a heartbeat task of this process
+while the socket is open (:mod:`masscombat.battles.presence`).
 """
+
+import asyncio
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
-from masscombat.battles import live, selectors, services
+from masscombat.battles import live, presence, selectors, services
 from masscombat.core.permissions import Action
 
 REFUSED = 4403
@@ -27,6 +30,7 @@ class BattleConsumer(AsyncJsonWebsocketConsumer):
     # that arrives earlier was committed before the catch-up query, which includes it.
     ready = False
     sent_seq = 0
+    heartbeat: asyncio.Task | None = None
 
     async def connect(self) -> None:
         self.battle_id = self.scope["url_route"]["kwargs"]["battle_id"]
@@ -42,8 +46,17 @@ class BattleConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         await database_sync_to_async(services.connected)(self.battle_id, user, self.channel_name)
+        self.heartbeat = asyncio.create_task(self.keep_presence(user))
+
+    async def keep_presence(self, user) -> None:
+        """Refresh this socket's presence row while it is open; it dies with the process, as it should."""
+        while True:
+            await asyncio.sleep(presence.HEARTBEAT_SECONDS)
+            await database_sync_to_async(presence.safe_beat)(self.battle_id, user, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
         for group in self.groups_joined:
             await self.channel_layer.group_discard(group, self.channel_name)
         if self.groups_joined:

@@ -15,6 +15,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 # Engine seeds are signed 64-bit; a battle's seed leaves room to add the round number.
@@ -170,9 +171,17 @@ class BattleEvent(models.Model):
 
 
 class Connection(models.Model):
-    """One open websocket of a battle room: who is here, for the GM's presence list."""
+    """One open websocket of a battle room: who is here, for the GM's presence list.
+
+    ``last_seen`` is refreshed by the socket's own server process while it
+    lives; a row that stops being refreshed is a ghost (:mod:`masscombat.battles.presence`).
+    """
 
     battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="connections")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     channel_name = models.CharField(max_length=200, unique=True)
     connected_at = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["battle", "last_seen"], name="battles_connection_seen")]

@@ -13,8 +13,8 @@ from functools import cached_property
 
 from django.http import Http404
 
-from masscombat.battles import adapters, live
-from masscombat.battles.models import Battle, BattleParticipant, Connection, Declaration, Round
+from masscombat.battles import adapters, live, presence
+from masscombat.battles.models import Battle, BattleParticipant, Declaration, Round
 from masscombat.core import explain
 from masscombat.core.permissions import Access, Action, authorize
 from rules import registry
@@ -143,8 +143,8 @@ def rounds(battle: Battle) -> list[Round]:
 
 
 def present_users(battle: Battle) -> list:
-    """Who has the battle open right now (one entry per user)."""
+    """Who has the battle open right now (one entry per user); a dead process's rows do not count."""
     seen = {}
-    for connection in Connection.objects.filter(battle=battle).select_related("user").order_by("connected_at"):
+    for connection in presence.live_connections(battle.pk).select_related("user").order_by("connected_at"):
         seen.setdefault(connection.user_id, connection.user)
     return list(seen.values())

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from masscombat.battles import adapters, live, selectors
+from masscombat.battles import adapters, live, presence, selectors
 from masscombat.battles.models import Battle, BattleParticipant, Connection, Declaration, Round
 from masscombat.core.permissions import Action
 from masscombat.rosters import services as roster_services
@@ -236,9 +237,12 @@ def _write_roster(battle: Battle, update: adapters.RosterUpdate, user) -> None:
 
 
 def connected(battle_id: int, user, channel_name: str) -> None:
+    """A socket opened: its presence row, fresh; ghosts of dead server processes go (:mod:`.presence`)."""
     with transaction.atomic():
         battle = Battle.objects.select_for_update().get(pk=battle_id)
-        Connection.objects.get_or_create(channel_name=channel_name, defaults={"battle": battle, "user": user})
+        presence.purge(battle)
+        Connection.objects.update_or_create(channel_name=channel_name, defaults={
+            "battle": battle, "user": user, "last_seen": timezone.now()})
         live.emit(battle, "presence", {"user": user.pk, "connected": True}, audience=live.GM)
 
 

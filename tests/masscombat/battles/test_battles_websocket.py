@@ -4,14 +4,19 @@ Runs on whichever channel layer the settings chose: in-memory in pass 1,
 Redis in pass 2 of ``bin/test``.
 """
 
+import asyncio
+from datetime import timedelta
+
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
+from django.db import OperationalError
+from django.utils import timezone
 
 from masscombat.asgi import application
-from masscombat.battles import live, services
+from masscombat.battles import live, presence, selectors, services
 from masscombat.battles.consumers import BattleConsumer
 from masscombat.battles.models import Battle, Connection
 
@@ -186,3 +191,68 @@ def test_presence_follows_open_sockets(battle, gm, player):
         assert await count() == 0
 
     async_to_sync(scenario)()
+
+
+def _ghost(battle, user, channel_name="daphne.dead!ghost"):
+    """A row left by a server process that was killed (kill -9): its socket is gone, nobody deleted it."""
+    long_ago = timezone.now() - timedelta(seconds=presence.STALE_AFTER_SECONDS + 1)
+    return Connection.objects.create(battle=battle, user=user, channel_name=channel_name, last_seen=long_ago)
+
+
+def test_rows_of_a_dead_process_do_not_count_and_go_at_the_next_connect(battle, gm, player, other_player):
+    _ghost(battle, other_player)
+    Connection.objects.create(battle=battle, user=player, channel_name="daphne.alive!1")
+    assert selectors.present_users(battle) == [player]
+
+    async def scenario():
+        master, early = await joined(gm, battle.pk)
+        heard = [m["payload"] for m in early + await drain(master) if m["kind"] == "presence"]
+        assert {"user": other_player.pk, "connected": False} in heard
+        rows = await database_sync_to_async(
+            lambda: sorted(Connection.objects.filter(battle=battle).values_list("user__username", flat=True)))()
+        assert rows == sorted([gm.username, player.username])
+        await master.disconnect()
+
+    async_to_sync(scenario)()
+
+
+def test_the_heartbeat_keeps_an_open_socket_present_and_clears_ghosts(battle, gm, player, other_player, monkeypatch):
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.05)
+    rows = database_sync_to_async(lambda: {c.user_id: c.last_seen for c in Connection.objects.filter(battle=battle)})
+
+    async def scenario():
+        master, _ = await joined(gm, battle.pk)
+        watcher, _ = await joined(player, battle.pk)
+        await drain(master)
+        old = timezone.now() - timedelta(seconds=presence.STALE_AFTER_SECONDS - 1)  # nearly stale, then refreshed
+        await database_sync_to_async(lambda: Connection.objects.filter(user=player).update(last_seen=old))()
+        await database_sync_to_async(_ghost)(battle, other_player)
+        heard = []
+        for _ in range(40):
+            heard += [m["payload"] for m in await drain(master) if m["kind"] == "presence"]
+            seen = await rows()
+            if other_player.pk not in seen and seen.get(player.pk, old) > old:
+                break
+        assert seen[player.pk] > old and other_player.pk not in seen
+        assert heard == [{"user": other_player.pk, "connected": False}]  # said once, by one heartbeat
+        await watcher.disconnect()
+        await master.disconnect()
+        await asyncio.sleep(0.2)  # heartbeats stopped with their sockets: nothing comes back
+        assert await rows() == {}
+
+    async_to_sync(scenario)()
+
+
+def test_a_heartbeat_writes_back_a_row_removed_under_an_open_socket(battle, gm, player):
+    presence.beat(battle.pk, player, "daphne.alive!2")
+    assert [(c.user, c.channel_name) for c in presence.live_connections(battle.pk)] == [(player, "daphne.alive!2")]
+    assert battle.events.filter(kind="presence").latest("seq").payload == {"user": player.pk, "connected": True}
+
+
+def test_a_heartbeat_during_a_database_outage_is_skipped(battle, player, monkeypatch, caplog):
+    def down(*args):
+        raise OperationalError("the database is away")
+
+    monkeypatch.setattr(presence, "beat", down)
+    presence.safe_beat(battle.pk, player, "daphne.alive!3")
+    assert "heartbeat skipped" in caplog.text
