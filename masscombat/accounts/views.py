@@ -1,5 +1,7 @@
 """Sign up and profile; log in, log out and passwords are Django's own views."""
 
+import math
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -7,10 +9,11 @@ from django.contrib.auth.views import PasswordResetView
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from masscombat.accounts.forms import ProfileForm, SignupForm
-from masscombat.core.security import client_ip, over_limit
+from masscombat.core.security import client_ip, over_limit, retry_after
 
 
 @require_http_methods(["GET", "POST"])
@@ -19,11 +22,27 @@ def signup(request):
         return redirect("home")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        # Only accounts about to be created count: a typo in a password costs nothing.
+        if over_limit("signup", f"ip:{client_ip(request)}"):
+            return _signup_refused(request, form)
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s!") % {"name": user.shown_name})
         return redirect(_next_url(request) or "home")
     return render(request, "accounts/signup.html", {"form": form, "next": _next_url(request) or ""})
+
+
+def _signup_refused(request, form):
+    """429 with the form as it was typed, saying when this address may create an account again."""
+    wait = retry_after("signup")
+    minutes = math.ceil(wait / 60)
+    form.add_error(None, ngettext(
+        "Too many accounts were created from this address. Try again in %(minutes)d minute.",
+        "Too many accounts were created from this address. Try again in %(minutes)d minutes.",
+        minutes) % {"minutes": minutes})
+    response = render(request, "accounts/signup.html", {"form": form, "next": _next_url(request) or ""}, status=429)
+    response["Retry-After"] = str(wait)
+    return response
 
 
 @login_required

@@ -9,14 +9,16 @@ inline code and get a looser policy of their own.
 
 Rate limits count attempts per caller in the cache, which is Redis when
 ``REDIS_URL`` is set (shared by every server process) and local memory
-otherwise.  They slow down the guessing of passwords and join codes; the rates
-come from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` so the web forms and
-the API answer to the same numbers.
+otherwise.  They slow down the guessing of passwords and join codes, and the
+creation of accounts in bulk; the rates come from
+``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` so the web forms and the API
+answer to the same numbers (``WEB_RATES`` holds those only a web form counts).
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import time
 
 from django.conf import settings
@@ -78,10 +80,23 @@ def client_ip(request) -> str:
     return request.META.get("REMOTE_ADDR", "")
 
 
+# Scopes no API view throttles, with their default rate (an entry of the same name in the
+# settings' throttle rates replaces it).  Sign-ups per address: a whole table of players
+# behind one router gets in, a script filling the database with accounts does not.
+WEB_RATES = {"signup": "20/hour"}
+
+
 def rate(scope: str) -> tuple[int, int]:
     """(attempts, seconds) of a throttle scope, parsed as Django REST framework does."""
+    rates = {**WEB_RATES, **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]}
     # parse_rate reads nothing from its instance: called unbound, without a throttle's set-up.
-    return SimpleRateThrottle.parse_rate(None, settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"][scope])
+    return SimpleRateThrottle.parse_rate(None, rates[scope])
+
+
+def retry_after(scope: str) -> int:
+    """Seconds until the counting window of ``scope`` ends: when a refused caller is counted afresh."""
+    _num, duration = rate(scope)
+    return max(1, math.ceil(duration - time.time() % duration))
 
 
 def over_limit(scope: str, *idents: str) -> bool:

@@ -1,9 +1,13 @@
 """Sign up, log in and out, passwords, profile."""
 
 import re
+import types
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import Client
+
+from masscombat.core.security import rate
 
 pytestmark = pytest.mark.django_db
 
@@ -92,3 +96,49 @@ def test_profile_update(client_for, player):
 
 def test_shown_name_falls_back_to_username(make_user):
     assert make_user("legolas").shown_name == "legolas"
+
+
+# -- sign-up rate limit ---------------------------------------------------------------------------
+
+TEN_MINUTES_INTO_AN_HOUR = 1_800_000_000.0 + 600  # 1_800_000_000 is a whole number of hours
+
+
+@pytest.fixture
+def pinned_clock(monkeypatch):
+    """Every sign-up of a test falls in one counting window (see the hardening rate-limit tests)."""
+    monkeypatch.setattr("masscombat.core.security.time", types.SimpleNamespace(time=lambda: TEN_MINUTES_INTO_AN_HOUR))
+
+
+def _signup(n, addr, language="en", **change):
+    return Client().post("/accounts/signup/", {**GOOD, "username": f"player{n}", "email": f"p{n}@example.org",
+                                               **change}, REMOTE_ADDR=addr, HTTP_ACCEPT_LANGUAGE=language)
+
+
+def test_signups_are_rate_limited_per_address(pinned_clock):
+    attempts, seconds = rate("signup")
+    assert (attempts, seconds) == (20, 3600)
+    for n in range(attempts):
+        assert _signup(n, "10.0.0.1").status_code == 302, n
+    refused = _signup(attempts, "10.0.0.1")
+    assert refused.status_code == 429 and refused["Retry-After"] == "3000"
+    assert "Too many accounts were created from this address. Try again in 50 minutes." in refused.content.decode()
+    assert 'value="player20"' in refused.content.decode()  # the form comes back as typed
+    assert not get_user_model().objects.filter(username="player20").exists()
+    assert _signup(attempts, "10.0.0.2").status_code == 302  # another address is not held up
+
+
+def test_refused_signup_forms_do_not_count(pinned_clock, settings):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
+        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "signup": "2/hour"}}
+    for n in range(5):
+        assert _signup(n, "10.0.0.3", password2="typo-in-the-password").status_code == 200
+    assert [_signup(n, "10.0.0.3").status_code for n in range(3)] == [302, 302, 429]
+
+
+def test_the_signup_limit_speaks_french(pinned_clock, settings):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
+        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "signup": "1/hour"}}
+    _signup(0, "10.0.0.4")
+    refused = _signup(1, "10.0.0.4", language="fr")
+    assert refused.status_code == 429
+    assert "Trop de comptes ont été créés depuis cette adresse. Réessayez dans 50 minutes." in refused.content.decode()
