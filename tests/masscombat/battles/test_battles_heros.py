@@ -1,0 +1,352 @@
+"""A HÉROS battle on a hex map: deployment in bands, unit and hero declarations merged into the engine's
+groups, two bounds, undo, the aftermath written back, and the fog of war of hidden units and lurkers."""
+
+import copy
+import json
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from masscombat.battles import adapters, demo_heros, live, selectors, services
+from masscombat.battles.models import Battle, BattleEvent
+from masscombat.campaigns import services as campaign_services
+from masscombat.core.permissions import Action, Role
+from masscombat.maps import demo as maps_demo
+from masscombat.rosters import services as roster_services
+from masscombat.rosters.models import Army, Hero, RosterChange
+from rules import registry
+
+pytestmark = pytest.mark.django_db
+
+HEROS = adapters.get("heros")
+GRUNDI = {"id": "grundi", "role": "champion", "combat_bonus": 3, "personal_pa": 2, "dwarf": True}
+
+
+@pytest.fixture
+def plain(gm, player, other_player):
+    campaign = campaign_services.create_campaign(gm, name="Cendres", ruleset="heros")
+    campaign.memberships.create(user=player, role=Role.PLAYER)
+    campaign.memberships.create(user=other_player, role=Role.PLAYER)
+    battle_map = maps_demo.load(campaign)
+    (name_a, data_a), (name_b, data_b) = demo_heros.ARMIES
+    army_a = roster_services.create_army(campaign, name=name_a, user=gm, data=data_a, commander=player)
+    army_b = roster_services.create_army(campaign, name=name_b, user=gm, data=data_b, commander=other_player)
+    hero = roster_services.create_hero(campaign, name="Grundi", user=gm, data=GRUNDI, owner=player)
+    return {"campaign": campaign, "map": battle_map, "a": army_a, "b": army_b, "hero": hero}
+
+
+def create(plain, gm, **options):
+    return services.create_battle(
+        plain["campaign"], gm, name="Plaine", armies={"a": plain["a"], "b": plain["b"]},
+        heroes=[(plain["hero"], "a")],
+        options={"map": str(plain["map"].pk), "first_side": "a", "deploy_a": "north", "deploy_b": "south",
+                 "max_turns": None, **options})
+
+
+@pytest.fixture
+def battle(plain, gm):
+    return create(plain, gm)
+
+
+def unit(state, uid):
+    return next(u for u in state["units"] if u["id"] == uid)
+
+
+def character(state, cid):
+    return next(c for c in state["characters"] if c["id"] == cid)
+
+
+def options(battle, key):
+    kind, ref = key.split(":", 1)
+    return {o["path"]: o for o in selectors.options_for(battle, key, kind, ref)["options"]}
+
+
+# -- set-up -----------------------------------------------------------------------
+
+
+def test_each_army_deploys_in_its_band_facing_the_enemy(battle):
+    state = battle.state
+    north = [u for u in state["units"] if u["side"] == "a"]
+    south = [u for u in state["units"] if u["side"] == "b"]
+    assert [u["id"] for u in north] == ["a-lanciers", "a-archers", "a-chevaliers"]
+    assert {u["position"]["row"] for u in north} == {2} and {u["facing"] for u in north} == {3}
+    assert {u["position"]["row"] for u in south} == {9} and {u["facing"] for u in south} == {0}
+    river = {(h["col"], h["row"]) for h in state["map"]["hexes"] if h["river"]}
+    assert not river & {(u["position"]["col"], u["position"]["row"]) for u in state["units"]}
+    assert character(state, "a-aldric")["stacked_on"] == "a-lanciers"
+    hero = character(state, "a-grundi")
+    assert hero["stacked_on"] == "a-lanciers" and hero["role"] == "champion"
+    assert state["sides"][0] == {**state["sides"][0], "name": "Ost de Valombre", "cinc_id": "a-aldric"}
+    assert state["active_side"] == "a" and state["turn"] == 1
+
+
+def test_participants_the_commander_plays_the_side_its_units_and_generals(battle, player, other_player):
+    rows = {(p.kind, p.ref): p.user for p in battle.participants.all()}
+    assert rows[("side", "a")] == player and rows[("side", "b")] == other_player
+    assert rows[("unit", "a-archers")] == player and rows[("unit", "b-loups")] == other_player
+    assert rows[("character", "a-aldric")] == player and rows[("hero", "a-grundi")] == player
+    assert battle.participants.get(kind="hero").hero_id is not None
+
+
+def test_opposite_edges_and_a_hex_map_are_asked_for(plain, gm):
+    assert HEROS.clean_setup({"deploy_a": "north", "deploy_b": "north"}) == {
+        "deploy_b": "The two armies deploy along opposite edges."}
+    with pytest.raises(ValidationError):
+        create(plain, gm, map="999999")
+
+
+def test_the_engine_judges_the_setup_and_its_refusal_is_shown(plain, gm, client_for):
+    plain["a"].data = {**plain["a"].data, "units": [{**u, "factor_vs_foot": None} for u in plain["a"].data["units"]]}
+    plain["a"].save()
+    response = client_for(gm).post(reverse("battles:create", args=[plain["campaign"].pk]), {
+        "name": "Refusée", "army_a": plain["a"].pk, "army_b": plain["b"].pk, "map": plain["map"].pk,
+        "first_side": "a", "deploy_a": "north", "deploy_b": "south"})
+    assert response.status_code == 200 and not Battle.objects.filter(name="Refusée").exists()
+    assert "factor_vs_foot" in response.content.decode()
+
+
+# -- declarations and rounds --------------------------------------------------------------
+
+
+def path_to(battle, key, uid, col, row, kind="move"):
+    """The engine's own path for ``uid`` ending on (col, row), from its declaration options."""
+    option = options(battle, key)[f"active.actions[kind={kind}].paths.{uid}"]
+    return next(p for p in option["allowed"] if p[-1] == {"col": col, "row": row})
+
+
+def furthest(battle, key, uid, col):
+    """The allowed path of ``uid`` that ends furthest south on column ``col`` (or north, for side b)."""
+    option = options(battle, key)[f"active.actions[kind=move].paths.{uid}"]
+    ends = [p for p in option["allowed"] if p[-1]["col"] == col]
+    return max(ends, key=lambda p: p[-1]["row"] if uid.startswith("a-") else -p[-1]["row"])
+
+
+def pin(battle, seed=4242):
+    battle.seed = seed
+    battle.save(update_fields=["seed"])
+    return battle
+
+
+def test_adjacent_units_of_one_corps_move_as_one_group_and_the_engine_accepts_it(battle, gm, player):
+    pin(battle)
+    lanciers = furthest(battle, "unit:a-lanciers", "a-lanciers", 7)
+    archers = furthest(battle, "unit:a-archers", "a-archers", 6)
+    services.declare(player, battle.pk, "unit:a-lanciers", {
+        "active.actions[kind=move].paths.a-lanciers": lanciers,
+        "active.actions[kind=move].facings.a-lanciers": 3}, expected_round=1)
+    services.declare(player, battle.pk, "unit:a-archers", {
+        "active.actions[kind=move].paths.a-archers": archers,
+        "active.actions[kind=move].facings.a-archers": 2}, expected_round=1)
+    merged = HEROS.merge_declarations(battle.declarations.all())
+    assert merged == {"active": {"actions": [{
+        "id": "a1", "kind": "move", "corps_id": "a-c1", "units": ["a-lanciers", "a-archers"],
+        "paths": {"a-lanciers": lanciers, "a-archers": archers}, "facings": {"a-archers": 2}}]}}
+    done = services.resolve_round(gm, battle.pk, expected_round=1)
+    state = Battle.objects.get(pk=battle.pk).state
+    assert unit(state, "a-lanciers")["position"] == lanciers[-1] and unit(state, "a-archers")["facing"] == 2
+    assert character(state, "a-grundi")["position"] == lanciers[-1]  # carried by the unit he stands on
+    assert [e["type"] for e in done.events].count("unit_moved") == 2
+    costs = [s for s in done.log if s["key"] == "pa.cost"]
+    assert len(costs) == 1 and costs[0]["params"]["cost"] == 1  # one action, one PA for the group
+    expected = registry.run("heros", "resolve-round", {"state": done.state_before, "declarations": merged},
+                            seed=services.round_seed(battle, 1))
+    assert state == expected["state"]
+
+
+def test_two_bounds_alternate_and_undo_restores_exactly(battle, gm, player, other_player):
+    pin(battle)
+    services.declare(player, battle.pk, "unit:a-lanciers", {
+        "active.actions[kind=move].paths.a-lanciers": furthest(battle, "unit:a-lanciers", "a-lanciers", 7)},
+        expected_round=1)
+    services.resolve_round(gm, battle.pk, expected_round=1)
+    battle.refresh_from_db()
+    after_one = copy.deepcopy(battle.state)
+    assert after_one["active_side"] == "b" and after_one["bound"] == 2
+    with pytest.raises(ValidationError):  # side a is passive now: its units have nothing to move
+        services.declare(player, battle.pk, "unit:b-guerriers", {}, expected_round=2)
+    guerriers = furthest(battle, "unit:b-guerriers", "b-guerriers", 7)
+    services.declare(other_player, battle.pk, "unit:b-guerriers", {
+        "active.actions[kind=move].paths.b-guerriers": guerriers}, expected_round=2)
+    services.resolve_round(gm, battle.pk, expected_round=2)
+    battle.refresh_from_db()
+    assert battle.state["active_side"] == "a" and battle.state["turn"] == 2
+    assert unit(battle.state, "b-guerriers")["position"] == guerriers[-1]
+    assert services.undo_round(gm, battle.pk, expected_round=2)
+    battle.refresh_from_db()
+    assert battle.state == after_one and battle.round == 1
+
+
+def test_a_melee_against_an_adjacent_enemy_is_declared_and_fought(battle, gm, player, other_player):
+    pin(battle)
+    lanciers = furthest(battle, "unit:a-lanciers", "a-lanciers", 7)
+    services.declare(player, battle.pk, "unit:a-lanciers", {
+        "active.actions[kind=move].paths.a-lanciers": lanciers}, expected_round=1)
+    services.resolve_round(gm, battle.pk, expected_round=1)
+    battle.refresh_from_db()
+    below = {"col": 7, "row": lanciers[-1]["row"] + 1}
+    services.declare(other_player, battle.pk, "unit:b-guerriers", {
+        "active.actions[kind=move].paths.b-guerriers": path_to(battle, "unit:b-guerriers", "b-guerriers", **below)},
+        expected_round=2)
+    services.resolve_round(gm, battle.pk, expected_round=2)
+    battle.refresh_from_db()
+    melee = options(battle, "unit:a-lanciers")["active.melees[].defender_id"]
+    assert melee["allowed"] == ["b-guerriers"]
+    services.declare(player, battle.pk, "unit:a-lanciers", {"active.melees[].defender_id": "b-guerriers"},
+                     expected_round=3)
+    assert HEROS.merge_declarations(battle.declarations.filter(round=3))["active"]["melees"] == [
+        {"id": "m-a-lanciers", "attacker_id": "a-lanciers", "defender_id": "b-guerriers", "contact": "front"}]
+    done = services.resolve_round(gm, battle.pk, expected_round=3)
+    fought = [e for e in done.events if e["type"] == "combat_resolved"]
+    assert fought and fought[0]["attacker"]["id"] == "a-lanciers" and fought[0]["defender"]["id"] == "b-guerriers"
+
+
+def test_the_heros_player_moves_the_hero_and_his_choice_reaches_the_engine(battle, gm, player):
+    pin(battle)
+    walk = options(battle, "hero:a-grundi")["active.actions[kind=character].path"]["allowed"][0]
+    services.declare(player, battle.pk, "hero:a-grundi", {
+        "active.actions[kind=character].path": walk, "active.actions[kind=character].pa_source": "personal"},
+        expected_round=1)
+    merged = HEROS.merge_declarations(battle.declarations.all())
+    assert merged["active"]["actions"] == [{"id": "a1", "kind": "character", "character_id": "a-grundi",
+                                            "path": walk, "pa_source": "personal"}]
+    done = services.resolve_round(gm, battle.pk, expected_round=1)
+    battle.refresh_from_db()
+    assert character(battle.state, "a-grundi")["position"] == walk[-1]
+    moved = next(e for e in done.events if e["type"] == "character_moved")
+    assert moved["character_id"] == "a-grundi" and moved["stacked_on"] is None
+    assert character(done.state_before, "a-grundi")["personal_pa_spent"] == 0
+    assert [s["params"]["cost"] for s in done.log if s["key"] == "pa.cost"] == [1]
+
+
+def test_shooters_at_one_target_shoot_together_and_the_side_may_rally(battle):
+    class Row:  # the merge reads only the participant and its choices, and the battle's state
+        def __init__(self, participant, data):
+            self.participant, self.data, self.battle = participant, data, battle
+
+    merged = HEROS.merge_declarations([
+        Row("unit:a-archers", {"active.shootings[].target_id": "b-loups"}),
+        Row("unit:a-chevaliers", {"active.shootings[].target_id": "b-loups"}),
+        Row("side:b", {"passive.rallies[]": {"general_id": "b-gorbag", "corps_id": "b-c1"}}),
+        Row("side:a", {"active.actions[].use_cinc_extra_pa": True}),
+    ])
+    assert merged == {
+        "active": {"shootings": [{"id": "s1", "shooters": ["a-archers", "a-chevaliers"], "target_id": "b-loups"}]},
+        "passive": {"rallies": [{"general_id": "b-gorbag", "corps_id": "b-c1", "moves": []}]}}
+
+
+def test_a_player_declares_only_for_his_sides_units_and_his_own_hero(plain, gm, player, other_player, make_user):
+    sam = make_user("sam", display_name="Sam")
+    plain["campaign"].memberships.create(user=sam, role=Role.PLAYER)
+    plain["hero"].owner = sam
+    plain["hero"].save()
+    battle = create(plain, gm)
+    walk = {"active.actions[kind=character].engaged": True}
+    services.declare(sam, battle.pk, "hero:a-grundi", walk, expected_round=1)
+    for user, key in ((sam, "unit:a-lanciers"), (player, "hero:a-grundi"), (other_player, "unit:a-lanciers"),
+                      (other_player, "side:a")):
+        with pytest.raises(ValidationError):
+            services.declare(user, battle.pk, key, {}, expected_round=1)
+    services.declare(gm, battle.pk, "unit:a-lanciers", {}, expected_round=1)  # the GM declares for anyone
+
+
+def test_end_and_confirm_write_fates_and_losses_to_the_rosters(battle, gm, player):
+    pin(battle)
+    services.declare(player, battle.pk, "unit:a-lanciers", {
+        "active.actions[kind=move].paths.a-lanciers": furthest(battle, "unit:a-lanciers", "a-lanciers", 7)},
+        expected_round=1)
+    services.resolve_round(gm, battle.pk, expected_round=1)
+    state = Battle.objects.get(pk=battle.pk).state
+    wounded = copy.deepcopy(state)  # the GM's corrections between rounds: a lost unit, a wounded hero
+    unit(wounded, "b-loups").update(status="destroyed", position=None)
+    character(wounded, "a-grundi").update(wound_state="serious", wound_malus=2)
+    Battle.objects.filter(pk=battle.pk).update(state=wounded)
+    services.end_battle(gm, battle.pk, winner=None)
+    battle.refresh_from_db()
+    result = battle.aftermath["result"]
+    assert result["reason"] == "turn_limit" and result["winner"] == "a"
+    assert result["sides"][1]["units_lost"] == ["b-loups"]
+    services.confirm_aftermath(gm, battle.pk)
+    hero = Hero.objects.get(pk=battle.participants.get(kind="hero").hero_id)
+    assert hero.status == "wounded" and hero.data["wound_state"] == "serious" and hero.data["wound_malus"] == 2
+    horde = Army.objects.get(name="Horde des Cendres")
+    assert {u["id"]: u.get("status", "active") for u in horde.data["units"]} == {
+        "guerriers": "active", "frondeurs": "active", "loups": "destroyed"}
+    change = RosterChange.objects.filter(kind="battle", army=horde).get()
+    assert change.summary["units_lost"] == ["loups"] and change.summary["winner"] is False
+    services.confirm_aftermath(gm, battle.pk)  # twice: written once
+    assert RosterChange.objects.filter(kind="battle", army=horde).count() == 1
+
+
+def test_a_gm_decision_names_the_winner(battle, gm):
+    services.end_battle(gm, battle.pk, winner="b")
+    battle.refresh_from_db()
+    assert battle.aftermath["result"]["reason"] == "gm_decision" and battle.aftermath["result"]["winner"] == "b"
+
+
+# -- fog of war -------------------------------------------------------------------------------
+
+LURKER = {"id": "rodeur", "name": "Rôdeur des marais", "corps_id": "c1", "troop_type": "Lu", "class": "X",
+          "factor_vs_foot": 2, "factor_vs_mounted": 2, "move": 0, "status": "pool"}
+WOOD = {"col": 3, "row": 3}
+
+
+@pytest.fixture
+def ambush(plain, gm):
+    """Side b's slingers hidden in the Bois Noir, next to side a's band, and a lurker in b's pool."""
+    plain["b"].data = {**plain["b"].data, "units": [*plain["b"].data["units"], LURKER]}
+    plain["b"].save()
+    battle = create(plain, gm)
+    setup = HEROS.placement(battle.setup["input"], "b-frondeurs", WOOD)
+    unit(setup, "b-frondeurs")["hidden"] = True
+    battle.setup["input"] = setup
+    battle.state = registry.run("heros", "new-battle", setup, seed=battle.seed)["state"]
+    battle.save()
+    return battle
+
+
+SECRETS = ("b-frondeurs", "Frondeurs", "b-rodeur", "Rôdeur")
+
+
+def test_hidden_units_and_the_lurker_pool_never_reach_the_other_side(ambush, client_for, gm, player):
+    assert unit(ambush.state, "b-frondeurs")["position"] == WOOD
+    client = client_for(player)
+    for name in ("map", "reports", "declare"):
+        page = client.get(reverse("battles:part", args=[ambush.pk, name])).content.decode()
+        assert not [secret for secret in SECRETS if secret in page], name
+    viewer = selectors.viewer(player, Action.BATTLE_VIEW, ambush.pk)
+    pieces = HEROS.map_pieces(ambush, selectors.visible_state(viewer), viewer)
+    assert {p["id"] for p in pieces} == {"a-lanciers", "a-archers", "a-chevaliers", "a-aldric", "a-grundi",
+                                         "b-guerriers", "b-loups", "b-gorbag"}
+    gm_page = client_for(gm).get(reverse("battles:part", args=[ambush.pk, "map"])).content.decode()
+    assert "b-frondeurs" in gm_page  # the GM sees everything
+
+
+def test_round_events_carry_no_positions_and_the_report_keeps_the_ambush_secret(ambush, client_for, gm, player):
+    services.declare(player, ambush.pk, "unit:a-lanciers", {
+        "active.actions[kind=move].paths.a-lanciers": furthest(ambush, "unit:a-lanciers", "a-lanciers", 7)},
+        expected_round=1)
+    services.resolve_round(gm, ambush.pk, expected_round=1)
+    ambush.refresh_from_db()
+    assert unit(ambush.state, "b-frondeurs")["hidden"]  # side a's move did not come near the wood
+    for event in BattleEvent.objects.filter(battle=ambush):
+        text = json.dumps(live.as_message(event))
+        assert '"col"' not in text and "position" not in text and "b-frondeurs" not in text
+    page = client_for(player).get(reverse("battles:part", args=[ambush.pk, "reports"])).content.decode()
+    assert not [secret for secret in SECRETS if secret in page]
+
+
+def test_the_demo_battle_is_made_once_with_a_hero_played_by_his_owner(gm, player, other_player):
+    from masscombat.rosters import demo as rosters_demo
+
+    campaign = campaign_services.create_campaign(gm, name="Démo", ruleset="heros")
+    rosters_demo.load(campaign, gm, [player, other_player])
+    maps_demo.load(campaign)
+    first = demo_heros.load(campaign, gm, [player, other_player])
+    assert demo_heros.load(campaign, gm, [player, other_player]) == first
+    assert Battle.objects.filter(campaign=campaign).count() == 1
+    assert Army.objects.filter(campaign=campaign).count() == 1 + len(demo_heros.ARMIES)
+    sides = {p.ref: p.user for p in first.participants.filter(kind="side")}
+    assert sides == {"a": player, "b": other_player}
+    hero = first.participants.get(kind="hero")
+    assert hero.user == Hero.objects.get(pk=hero.hero_id).owner
