@@ -8,7 +8,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from masscombat.battles import adapters, demo_heros, live, selectors, services
+from masscombat.battles import adapters, demo_heros, live, pages, selectors, services
 from masscombat.battles.models import Battle, BattleEvent
 from masscombat.campaigns import services as campaign_services
 from masscombat.core.permissions import Action, Role
@@ -311,15 +311,16 @@ SECRETS = ("b-frondeurs", "Frondeurs", "b-rodeur", "Rôdeur")
 def test_hidden_units_and_the_lurker_pool_never_reach_the_other_side(ambush, client_for, gm, player):
     assert unit(ambush.state, "b-frondeurs")["position"] == WOOD
     client = client_for(player)
-    for name in ("map", "reports", "declare"):
+    for name in ("reports", "declare"):
         page = client.get(reverse("battles:part", args=[ambush.pk, name])).content.decode()
         assert not [secret for secret in SECRETS if secret in page], name
     viewer = selectors.viewer(player, Action.BATTLE_VIEW, ambush.pk)
-    pieces = HEROS.map_pieces(ambush, selectors.visible_state(viewer), viewer)
-    assert {p["id"] for p in pieces} == {"a-lanciers", "a-archers", "a-chevaliers", "a-aldric", "a-grundi",
-                                         "b-guerriers", "b-loups", "b-gorbag"}
-    gm_page = client_for(gm).get(reverse("battles:part", args=[ambush.pk, "map"])).content.decode()
-    assert "b-frondeurs" in gm_page  # the GM sees everything
+    seen = selectors.visible_state(viewer)
+    assert {p["id"] for p in HEROS.map_pieces(ambush, seen, viewer)} == {
+        "a-lanciers", "a-archers", "a-chevaliers", "a-aldric", "a-grundi", "b-guerriers", "b-loups", "b-gorbag"}
+    assert not [secret for secret in SECRETS if secret in pages.battle_map(viewer, seen)["svg"]]
+    master = selectors.viewer(gm, Action.BATTLE_VIEW, ambush.pk)
+    assert "b-frondeurs" in pages.battle_map(master, selectors.visible_state(master))["svg"]  # the GM sees all
 
 
 def test_round_events_carry_no_positions_and_the_report_keeps_the_ambush_secret(ambush, client_for, gm, player):
