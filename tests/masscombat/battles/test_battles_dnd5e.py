@@ -1,0 +1,351 @@
+"""A D&D 5e battle from the rosters: placed in the sides' bands, declared from the forms, resolved, ended.
+
+The armies are the rosters demo's orc horde (Pippin) and the battles demo's
+hobgoblin legion (Merry); Pippin's hero fights with the orcs, Merry's with
+the hobgoblins.  Everything goes through the services and pages as a
+browser would; the engine's answers are the reference.
+"""
+
+import copy
+import json
+import re
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.test.utils import CaptureQueriesContext
+from django.db import connection
+from django.urls import reverse
+
+from masscombat.battles import adapters, demo_dnd5e, selectors, services
+from masscombat.battles.models import Battle
+from masscombat.campaigns import services as campaign_services
+from masscombat.core.permissions import Role
+from masscombat.maps import demo as maps_demo
+from masscombat.rosters import examples
+from masscombat.rosters import services as roster_services
+from masscombat.rosters.models import Army, Hero, RosterChange
+
+pytestmark = pytest.mark.django_db
+
+SEED = 20261123
+
+
+@pytest.fixture
+def ford(gm, player, other_player):
+    campaign = campaign_services.create_campaign(gm, name="Rivière-Grise", ruleset="dnd5e")
+    campaign.memberships.create(user=player, role=Role.PLAYER)
+    campaign.memberships.create(user=other_player, role=Role.PLAYER)
+    grid = maps_demo.load(campaign)
+    (horde_name, horde_data), = examples.ARMIES["dnd5e"].items()
+    horde = roster_services.create_army(campaign, name=horde_name, user=gm, data=horde_data, commander=player)
+    legion = roster_services.create_army(campaign, name=demo_dnd5e.LEGION, user=gm, data=demo_dnd5e.LEGION_DATA,
+                                         commander=other_player)
+    (hero_name, hero_data), = examples.HEROES["dnd5e"].items()
+    hero = roster_services.create_hero(campaign, name=hero_name, user=gm, data=hero_data, owner=player)
+    rival = roster_services.create_hero(campaign, name="Capitaine Vark", user=gm, owner=other_player,
+                                        data={**demo_dnd5e.LEGION_DATA["profiles"]["hobgoblin"], "name": "Vark"})
+    return {"campaign": campaign, "map": grid, "A": horde, "B": legion, "hero": hero, "rival": rival}
+
+
+def _create(ford, client, **extra):
+    posted = {"name": "Le gué", "army_a": ford["A"].pk, "army_b": ford["B"].pk, "heroes_a": [ford["hero"].pk],
+              "heroes_b": [ford["rival"].pk], "map": ford["map"].pk, "deploy_a": "north", "deploy_b": "south",
+              "objective_squares": "none", "vp_per_unit": 3, "victory_threshold": 10, **extra}
+    return client.post(reverse("battles:create", args=[ford["campaign"].pk]), posted)
+
+
+@pytest.fixture
+def dnd_battle(ford, client_for, gm):
+    response = _create(ford, client_for(gm))
+    assert response.status_code == 302, response.content.decode()[:3000]
+    battle = Battle.objects.get(name="Le gué")
+    Battle.objects.filter(pk=battle.pk).update(seed=SEED)
+    battle.refresh_from_db()
+    return battle
+
+
+def _solo(battle, hero):
+    return battle.participants.get(kind="solo", hero_id=hero.pk).ref
+
+
+def _unit(battle, side, name):
+    return next(uid for uid, unit in battle.state["units"].items() if unit["side"] == side and unit["name"] == name)
+
+
+def _options(battle, key):
+    participant = battle.participants.get(kind=key.split(":")[0], ref=key.split(":", 1)[1])
+    return {o["path"]: o for o in selectors.options_for(battle, key, participant.kind, participant.ref)["options"]}
+
+
+def _post(client, battle, key, values: dict):
+    """A declaration as the room's form posts it: each value JSON-encoded under its option path, and the
+    stand each stand order is for (a required field the form fills in)."""
+    data = {"participant": key, "round": battle.current_round}
+    required = {path: o["default"] for path, o in _options(battle, key).items() if o["required"] and o["default"]}
+    for path, value in {**required, **values}.items():
+        data[path] = [json.dumps(v) for v in value] if isinstance(value, tuple) else json.dumps(value)
+    return client.post(reverse("battles:declare", args=[battle.pk]), data)
+
+
+# -- setup ---------------------------------------------------------------------------
+
+
+def test_every_stand_and_solo_is_placed_in_its_sides_band(dnd_battle):
+    state = dnd_battle.state
+    sides = {uid: unit["side"] for uid, unit in state["units"].items()}
+    for stand in state["stands"].values():
+        y = stand["position"][1]
+        assert (y <= 2) if sides[stand["unit"]] == "A" else (y >= 11), stand
+    detached = {sid: solo for sid, solo in state["solos"].items() if solo["position"] is not None}
+    assert {solo["side"]: solo["position"][1] for solo in detached.values()} == {"A": 2, "B": 11}
+    # the roster's eliminated stand stays out; the unit's stands stand side by side in the front line
+    orcs = state["units"][_unit(dnd_battle, "A", "Régiment orque")]["stands"]
+    assert [state["stands"][s]["position"] for s in orcs] == [[0, 2], [1, 2], [2, 2]]
+    assert state["stands"][orcs[1]]["hp"] == 6
+
+
+def test_the_army_chief_starts_with_his_stand_and_commands_it(dnd_battle):
+    unit_id = _unit(dnd_battle, "A", "Régiment orque")
+    unit = dnd_battle.state["units"][unit_id]
+    chief = dnd_battle.state["solos"][unit["commander"]]
+    assert chief["attached_to"] == unit["stands"][0] and chief["position"] is None
+
+
+def test_participants_units_solos_and_sides_with_their_players(dnd_battle, player, other_player):
+    found = {(p.kind, p.side, p.user_id) for p in dnd_battle.participants.all()}
+    assert found == {("unit", "A", player.pk), ("solo", "A", player.pk), ("side", "A", player.pk),
+                     ("unit", "B", other_player.pk), ("solo", "B", other_player.pk), ("side", "B", other_player.pk)}
+    assert dnd_battle.participants.filter(kind="unit").count() == 3
+
+
+def test_objective_squares_come_from_the_map_and_the_gm_says_who_destroys_them(ford, client_for, gm):
+    assert _create(ford, client_for(gm), objective_squares="B").status_code == 302
+    state = Battle.objects.get(name="Le gué").state
+    assert state["objective_squares"]["pont"]["at"] == ford["map"].data["objective_squares"]["pont"]["at"]
+    kinds = {(o["side"], o["type"]): o.get("squares") for o in state["objectives"].values()}
+    assert kinds[("B", "destruction")] == ["pont"] and kinds[("A", "protection")] == ["pont"]
+    assert kinds[("A", "attrition")] is None and ("B", "attrition") in kinds
+
+
+def test_both_sides_on_one_edge_is_refused(ford, client_for, gm):
+    response = _create(ford, client_for(gm), deploy_b="north")
+    assert response.status_code == 200 and not Battle.objects.exists()
+    assert "Each side deploys along its own edge." in response.content.decode()
+
+
+def test_placement_moves_one_piece_and_the_engine_judges_it(dnd_battle):
+    adapter = adapters.get("dnd5e")
+    stand = dnd_battle.state["units"][_unit(dnd_battle, "B", "Archers hobgobelins")]["stands"][0]
+    moved = adapter.placement(dnd_battle.setup["input"], stand, [5, 8])
+    assert dnd_battle.setup["input"] != moved
+    from rules import registry
+    assert registry.run("dnd5e", "new-battle", moved, seed=1)["state"]["stands"][stand]["position"] == [5, 8]
+    chief = dnd_battle.state["units"][_unit(dnd_battle, "A", "Régiment orque")]["commander"]
+    with pytest.raises(ValidationError):
+        adapter.placement(dnd_battle.setup["input"], chief, [5, 8])
+    with pytest.raises(ValidationError):
+        adapter.placement(dnd_battle.setup["input"], "nobody", [5, 8])
+
+
+# -- declarations and rounds ---------------------------------------------------------------
+
+
+def _path_to(options: dict, path: str, end: list) -> list:
+    return next(p for p in options[path]["allowed"] if p[-1] == end)
+
+
+def test_two_rounds_move_and_attack_as_declared_then_undo_restores(dnd_battle, client_for, gm, player, other_player):
+    line = _unit(dnd_battle, "B", "Ligne hobgobeline")
+    archers = _unit(dnd_battle, "B", "Archers hobgobelins")
+    options = _options(dnd_battle, f"unit:{line}")
+    first = dnd_battle.state["units"][line]["stands"][0]
+    path = _path_to(options, f"units.{line}.stands[0].move", [0, 7])
+    response = _post(client_for(other_player), dnd_battle, f"unit:{line}", {
+        f"units.{line}.action": "dash", f"units.{line}.stands[0].stand": first,
+        f"units.{line}.stands[0].move": (path,)})
+    assert response.status_code == 302, re.findall(r'class="(?:errorlist|message error)[^>]*>(.*?)</(?:ul|p)>', response.content.decode(), re.S)
+    archer_options = _options(dnd_battle, f"unit:{archers}")
+    shot = next(a for a in archer_options[f"units.{archers}.stands[0].attacks"]["allowed"] if a["attack"] == "longbow")
+    archer = dnd_battle.state["units"][archers]["stands"][0]
+    response = _post(client_for(other_player), dnd_battle, f"unit:{archers}", {
+        f"units.{archers}.action": "attack", f"units.{archers}.stands[0].stand": archer,
+        f"units.{archers}.stands[0].attacks": (shot,)})
+    assert response.status_code == 302, re.findall(r'class="(?:errorlist|message error)[^>]*>(.*?)</(?:ul|p)>', response.content.decode(), re.S)
+
+    one = services.resolve_round(gm, dnd_battle.pk, expected_round=1)
+    ordered = one.declarations["units"][line]
+    assert ordered["action"] == "dash" and [o["stand"] for o in ordered["stands"]] == [first, ordered["stands"][1]["stand"]]
+    assert ordered["stands"][0]["move"] == path and "move" not in ordered["stands"][1]
+    assert one.declarations["units"][archers]["stands"][0]["attacks"] == [
+        {"attack": "longbow", "target": shot["target"]}]
+    battle = Battle.objects.get(pk=dnd_battle.pk)
+    assert battle.state["stands"][first]["position"] == [0, 7]
+    attacks = [e for e in one.events if e["type"] == "attack"]
+    assert [(e["attacker"], e["target"]) for e in attacks] == [(archer, shot["target"])]
+
+    # round 2: the hero walks up; the state after it differs, and undo gives round 2's start back exactly
+    hero = _solo(battle, Hero.objects.get(name="Chef de guerre orque"))
+    hero_options = _options(battle, f"solo:{hero}")
+    walk = hero_options[f"solos.{hero}.move"]["allowed"][-1]
+    assert _post(client_for(player), battle, f"solo:{hero}", {f"solos.{hero}.move": (walk,)}).status_code == 302
+    before = copy.deepcopy(battle.state)
+    two = services.resolve_round(gm, battle.pk, expected_round=2)
+    battle.refresh_from_db()
+    assert battle.state["solos"][hero]["position"] == walk[-1] != before["solos"][hero]["position"]
+    assert two.state_before == before
+    assert services.undo_round(gm, battle.pk, expected_round=2)
+    battle.refresh_from_db()
+    assert battle.state == before and battle.round == 1
+
+
+def test_a_player_declares_only_for_what_they_play(dnd_battle, client_for, player, other_player):
+    rival = _solo(dnd_battle, Hero.objects.get(name="Capitaine Vark"))
+    with pytest.raises(ValidationError):
+        services.declare(player, dnd_battle.pk, f"solo:{rival}", {f"solos.{rival}.action": "dash"}, expected_round=1)
+    response = _post(client_for(player), dnd_battle, f"solo:{rival}", {f"solos.{rival}.action": "dash"})
+    assert response.status_code == 404
+    assert _post(client_for(other_player), dnd_battle, f"solo:{rival}",
+                 {f"solos.{rival}.action": "dash"}).status_code == 302
+    assert dnd_battle.declarations.get().declared_by == other_player
+
+
+def test_merged_declarations_follow_the_spec_structure():
+    class Row:
+        def __init__(self, data):
+            self.data = data
+
+    merged = adapters.get("dnd5e").merge_declarations([
+        Row({"units.u.action": "attack", "units.u.stands[1].stand": "s2", "units.u.stands[1].move": [[1, 1]],
+             "units.u.stands[0].stand": "s1",
+             "units.u.stands[0].attacks": [{"attack": "axe", "target": "t", "distance": 1,
+                                             "reach_bonus_possible": False}]}),
+        Row({"casualty_shifts": [{"if_eliminated": "s1", "shift": "s2"}], "gm.award_vp": ["B"]}),
+    ])
+    assert merged == {
+        "units": {"u": {"action": "attack", "stands": [{"stand": "s1", "attacks": [{"attack": "axe", "target": "t"}]},
+                                                       {"stand": "s2", "move": [[1, 1]]}]}},
+        "casualty_shifts": [{"if_eliminated": "s1", "shift": "s2"}],
+        "gm": {"award_vp": [{"side": "B", "vp": 1, "reason": "GM"}]},
+    }
+
+
+def test_labels_name_actions_and_targets_in_both_languages(dnd_battle):
+    from django.utils import translation
+
+    adapter = adapters.get("dnd5e")
+    archers = _unit(dnd_battle, "B", "Archers hobgobelins")
+    shot = next(a for a in _options(dnd_battle, f"unit:{archers}")[f"units.{archers}.stands[0].attacks"]["allowed"]
+                if a["target"].startswith("A-regiment_orque"))
+    with translation.override("en"):
+        assert adapter.value_label(shot).startswith("longbow → Regiment orque ")
+        assert adapter.value_label(shot).endswith(" squares)")
+        assert adapter.value_label("cast_spell") == "Cast a spell"
+    with translation.override("fr"):
+        assert adapter.value_label(shot).endswith(" cases)")
+        assert adapter.value_label("cast_spell") == "Lancer un sort"
+
+
+def test_every_option_and_value_of_units_and_solos_has_a_label(dnd_battle):
+    """Option paths and string values the engine offers here are all in the adapter's dictionaries."""
+    adapter = adapters.get("dnd5e")
+    for participant in dnd_battle.participants.exclude(kind="side"):
+        for path, option in _options(dnd_battle, participant.key).items():
+            assert path.rsplit(".", 1)[-1] in adapter.option_labels, path
+            for value in option.get("allowed") or []:
+                if isinstance(value, str) and not value.startswith(("A-", "B-")):
+                    assert value in adapter.value_labels, (path, value)
+
+
+# -- fog of war ------------------------------------------------------------------------------
+
+
+def _hide(battle, stand, at):
+    state = copy.deepcopy(battle.state)
+    state["stands"][stand].update(hidden=True, position=at)
+    Battle.objects.filter(pk=battle.pk).update(state=state)
+    battle.refresh_from_db()
+
+
+def test_options_offer_no_hidden_enemy_to_target(dnd_battle):
+    archers = _unit(dnd_battle, "B", "Archers hobgobelins")
+    hidden = dnd_battle.state["units"][archers]["stands"][0]
+    _hide(dnd_battle, hidden, [5, 2])
+    hero = _solo(dnd_battle, Hero.objects.get(name="Chef de guerre orque"))
+    raw = list(_options(dnd_battle, f"solo:{hero}").values())
+    assert hidden in json.dumps(raw)  # the engine answers for the whole state...
+    seen = adapters.get("dnd5e").visible_options(raw, dnd_battle.state, "A")
+    assert hidden not in json.dumps(seen)  # ...side A's forms never see it
+    assert adapters.get("dnd5e").visible_options(raw, dnd_battle.state, None) == raw
+
+
+# -- end of the battle -----------------------------------------------------------------------
+
+
+def test_end_and_confirm_write_heroes_and_armies(dnd_battle, gm):
+    hero = Hero.objects.get(name="Chef de guerre orque")
+    rival = Hero.objects.get(name="Capitaine Vark")
+    state = copy.deepcopy(dnd_battle.state)
+    state["solos"][_solo(dnd_battle, hero)]["hp"] = 40
+    state["solos"][_solo(dnd_battle, rival)].update(hp=0, condition="dead", position=None)
+    line = _unit(dnd_battle, "B", "Ligne hobgobeline")
+    fallen = state["units"][line]["stands"][1]
+    state["stands"][fallen].update(hp=0, status="eliminated", position=None)
+    state["sides"]["A"]["victory_points"] = 2
+    Battle.objects.filter(pk=dnd_battle.pk).update(state=state)
+
+    battle = services.end_battle(gm, dnd_battle.pk, None)
+    assert battle.aftermath["outcome"] == "tactical_victory" and battle.aftermath["winner"] == "A"
+    services.confirm_aftermath(gm, battle.pk)
+    hero.refresh_from_db(), rival.refresh_from_db()
+    assert (hero.status, rival.status) == ("wounded", "dead")
+    change = RosterChange.objects.filter(hero=hero, source_kind="battle").get()
+    assert change.summary["hp"] == 40 and change.summary["condition"] == "active"
+    legion = Army.objects.get(name=demo_dnd5e.LEGION)
+    stands = {s["id"]: s for s in legion.data["units"]["u1"]["stands"]}
+    assert stands["s2"]["status"] == "eliminated" and stands["s2"]["hp"] == 0
+    assert stands["s1"].get("status", "active") == "active"
+    history = RosterChange.objects.filter(army=legion, source_kind="battle").get()
+    assert history.summary["stands_lost"] == 1 and history.summary["winner"] == "A"
+
+
+# -- the room --------------------------------------------------------------------------------
+
+
+def test_the_room_shows_the_map_with_the_pieces(dnd_battle, client_for, player):
+    page = client_for(player).get(dnd_battle.get_absolute_url()).content.decode()
+    assert "<svg" in page
+    for stand in dnd_battle.state["stands"]:
+        assert f'data-piece="{stand}"' in page or f'data-id="{stand}"' in page
+
+
+def _queries(client, battle) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(battle.get_absolute_url()).status_code == 200
+    return len(queries)
+
+
+def test_the_room_query_count_stays_flat_with_more_stands(ford, client_for, gm, player):
+    small = _create(ford, client_for(gm))
+    assert small.status_code == 302
+    few = _queries(client_for(player), Battle.objects.get(name="Le gué"))
+    data = copy.deepcopy(ford["B"].data)
+    data["units"]["u1"]["stands"] += [{"id": f"x{n}", "profile": "hobgoblin"} for n in range(8)]
+    roster_services.update_army(ford["B"], data, user=gm, expected_version=None)
+    assert _create(ford, client_for(gm), name="La grande bataille").status_code == 302
+    many = _queries(client_for(player), Battle.objects.get(name="La grande bataille"))
+    assert many == few
+
+
+def test_the_room_reports_the_round_and_the_aftermath_in_words(dnd_battle, client_for, gm, other_player):
+    archers = _unit(dnd_battle, "B", "Archers hobgobelins")
+    shot = next(a for a in _options(dnd_battle, f"unit:{archers}")[f"units.{archers}.stands[0].attacks"]["allowed"]
+                if a["attack"] == "longbow")
+    _post(client_for(other_player), dnd_battle, f"unit:{archers}", {
+        f"units.{archers}.action": "attack", f"units.{archers}.stands[0].attacks": (shot,)})
+    services.resolve_round(gm, dnd_battle.pk, expected_round=1)
+    page = client_for(other_player).get(dnd_battle.get_absolute_url()).content.decode()
+    assert "Archers hobgobelins 1 attacks " in page and "against AC" in page
+    assert "Victory points" in page
+    services.end_battle(gm, dnd_battle.pk, None)
+    page = client_for(gm).get(dnd_battle.get_absolute_url()).content.decode()
+    assert "draw" in page and "Units still fielded" in page
