@@ -368,8 +368,7 @@ class Heros(Adapter):
     # -- labels -----------------------------------------------------------------
 
     def option_label(self, option: dict) -> str:
-        rest = option["path"].partition(".")[2]
-        label = self.option_labels.get(ID_TAIL.sub(r".\1", "." + rest)[1:])
+        label = self.option_labels.get(label_key(option["path"]))
         if label is None:
             return option.get("label", option["path"])
         if option.get("pa_cost"):
@@ -469,6 +468,12 @@ class Heros(Adapter):
                     "ep_lost": line["ep_lost_effective"], "loss_ratio": line["loss_ratio"],
                     "units_lost": [u.split("-", 1)[1] for u in line["units_lost"]]}))
         return updates
+
+
+def label_key(path: str) -> str:
+    """An option path without its side and the id that ends it: ``active.actions[kind=move].paths.a-u1`` gives
+    ``actions[kind=move].paths``, the key of its label."""
+    return ID_TAIL.sub(r".\1", "." + path.partition(".")[2])[1:]
 
 
 def _path(value):

@@ -7,8 +7,10 @@ import json
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
+from django.utils import translation
 
 from masscombat.battles import adapters, demo_heros, live, pages, selectors, services
+from masscombat.battles.adapters import heros as heros_adapter
 from masscombat.battles.models import Battle, BattleEvent
 from masscombat.campaigns import services as campaign_services
 from masscombat.core.permissions import Action, Role
@@ -351,3 +353,109 @@ def test_the_demo_battle_is_made_once_with_a_hero_played_by_his_owner(gm, player
     assert sides == {"a": player, "b": other_player}
     hero = first.participants.get(kind="hero")
     assert hero.user == Hero.objects.get(pk=hero.hero_id).owner
+
+
+# -- impetuous units ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def wild(plain, gm, player):
+    """Side b's warband is impetuous; side a's spears come within six hexes of it in bound 1."""
+    plain["b"].data = {**plain["b"].data, "units": [
+        {**u, "impetuous": u["id"] == "guerriers"} for u in plain["b"].data["units"]]}
+    plain["b"].save()
+    battle = pin(create(plain, gm))
+    services.declare(player, battle.pk, "unit:a-lanciers", {
+        "active.actions[kind=move].paths.a-lanciers": furthest(battle, "unit:a-lanciers", "a-lanciers", 7)},
+        expected_round=1)
+    services.resolve_round(gm, battle.pk, expected_round=1)
+    battle.refresh_from_db()
+    return battle
+
+
+def test_an_impetuous_unit_must_be_held_back_or_advance_and_its_choice_is_an_engine_group(wild, gm, other_player):
+    assert wild.state["pending"]["impetuous"] == ["b-guerriers"]
+    assert "unit:b-guerriers" in selectors.missing(wild, list(wild.participants.all()), {})
+    choice = options(wild, "unit:b-guerriers")
+    assert choice["active.actions[].kind"]["required"] and "advance" in choice["active.actions[].kind"]["allowed"]
+    step = next(p for p in choice["active.actions[kind=advance].paths.b-guerriers"]["allowed"] if p)
+    services.declare(other_player, wild.pk, "unit:b-guerriers", {
+        "active.actions[].kind": "advance", "active.actions[kind=advance].paths.b-guerriers": step}, expected_round=2)
+    merged = HEROS.merge_declarations(wild.declarations.filter(round=2))
+    assert merged["active"]["actions"] == [{"id": "a1", "kind": "advance", "corps_id": "b-c1",
+                                            "units": ["b-guerriers"], "paths": {"b-guerriers": step}}]
+    done = services.resolve_round(gm, wild.pk, expected_round=2)
+    moved = next(e for e in done.events if e["type"] == "unit_moved")
+    assert moved["unit_id"] == "b-guerriers" and moved["to"] == step[-1]
+
+
+def test_without_its_choice_the_engine_refuses_the_round(wild, gm):
+    with pytest.raises(ValidationError) as refused:
+        services.resolve_round(gm, wild.pk, expected_round=2)
+    assert "b-guerriers" in str(refused.value)
+
+
+# -- labels ---------------------------------------------------------------------------------
+
+
+def every_option(*battles):
+    for battle in battles:
+        for participant in battle.participants.all():
+            yield from options(battle, participant.key).values()
+
+
+def test_every_option_and_every_word_the_engine_offers_has_a_label_in_both_languages(wild, ambush):
+    import polib
+    from django.conf import settings
+
+    catalogue = {e.msgid: e.msgstr for e in polib.pofile(f"{settings.BASE_DIR}/locale/fr/LC_MESSAGES/django.po")}
+    ids = {item["id"] for battle in (wild, ambush) for key in ("units", "characters", "corps", "sides")
+           for item in battle.state[key]}
+    seen = 0
+    for option in every_option(wild, ambush):
+        seen += 1
+        assert heros_adapter.label_key(option["path"]) in HEROS.option_labels, option["path"]
+        for value in option.get("allowed") or []:
+            if isinstance(value, str) and value not in ids:
+                assert HEROS.value_label(value) != value, value
+    assert seen > 30
+    with translation.override("en"):
+        msgids = [str(label) for label in [*HEROS.option_labels.values(), *HEROS.value_labels.values()]]
+    assert [msgid for msgid in msgids if not catalogue.get(msgid)] == []
+
+
+def test_values_read_as_words_rather_than_engine_objects():
+    assert HEROS.value_label({"general_id": "a-aldric", "corps_id": "a-c1"}) == "a-aldric rallies corps a-c1"
+    assert HEROS.value_label([{"col": 7, "row": 3}, {"col": 7, "row": 4}]) == "7,3 → 7,4"
+    assert HEROS.value_label("hold") == "Hold back" and HEROS.value_label(None) == "None"
+
+
+# -- the room page ----------------------------------------------------------------------------
+
+
+def test_the_commander_gets_a_form_per_unit_with_paths_picked_on_the_map(battle, client_for, player):
+    page = client_for(player).get(reverse("battles:room", args=[battle.pk])).content.decode()
+    assert 'name="active.actions[kind=move].paths.a-lanciers"' in page
+    assert 'name="active.actions[kind=character].path"' in page  # the hero's and the general's own moves
+    assert "b-guerriers" in page  # on the map: the enemy in sight
+
+
+def test_the_room_query_count_stays_flat_when_units_are_added(plain, gm, player, client_for):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def count(battle, user):
+        with CaptureQueriesContext(connection) as queries:
+            assert client_for(user).get(reverse("battles:room", args=[battle.pk])).status_code == 200
+        return len([q for q in queries if not q["sql"].startswith('SELECT "accounts_user"')])
+
+    small = create(plain, gm)
+    more = [{**u, "id": f"{u['id']}{n}", "name": f"{u['name']} {n}"} for n in (2, 3) for u in plain["a"].data["units"]]
+    plain["a"].data = {**plain["a"].data, "units": [*plain["a"].data["units"], *more]}
+    plain["a"].save()
+    large = create(plain, gm)
+    assert len(large.state["units"]) == len(small.state["units"]) + 6
+    for user in (gm, player):
+        # Only the participants' players are read one by one (selectors.viewer loads participants without
+        # their users): every other query is the same whatever the number of units.
+        assert count(large, user) == count(small, user)
