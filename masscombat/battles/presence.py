@@ -78,8 +78,13 @@ def beat(battle_id: int, user, channel_name: str) -> None:
 
 
 def safe_beat(battle_id: int, user, channel_name: str) -> None:
-    """A heartbeat that a database outage only skips: the next one, once it is back, catches up."""
+    """A heartbeat that a database outage only skips: the next one, once it is back, catches up.
+
+    A battle deleted under an open socket has nobody to be present for: nothing is written.
+    """
     try:
         beat(battle_id, user, channel_name)
+    except Battle.DoesNotExist:
+        return
     except DatabaseError:
         logger.warning("presence heartbeat skipped for battle %s: database unavailable", battle_id, exc_info=True)

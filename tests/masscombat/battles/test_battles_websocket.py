@@ -256,3 +256,10 @@ def test_a_heartbeat_during_a_database_outage_is_skipped(battle, player, monkeyp
     monkeypatch.setattr(presence, "beat", down)
     presence.safe_beat(battle.pk, player, "daphne.alive!3")
     assert "heartbeat skipped" in caplog.text
+
+
+def test_a_heartbeat_for_a_deleted_battle_writes_nothing(battle, player):
+    battle_id = battle.pk
+    Battle.objects.filter(pk=battle_id).delete()
+    presence.safe_beat(battle_id, player, "daphne.alive!4")
+    assert not Connection.objects.exists()
