@@ -41,7 +41,8 @@ def _shown(viewer, adapter, declaration, options: dict) -> list:
     if declaration is None:
         return []
     labels = {option["path"]: adapter.option_label(option) for option in options.get("options", [])}
-    return [(labels.get(path, path), adapter.value_label(value)) for path, value in sorted(declaration.data.items())]
+    return [(labels.get(path) or adapter.option_label({"path": path}), adapter.value_label(value))
+            for path, value in sorted(declaration.data.items())]
 
 
 def slots(viewer, expected: dict, declared: dict, present_ids: set) -> list[Slot]:
@@ -71,7 +72,9 @@ def declaration_forms(viewer, declared: dict, posted=None, posted_key: str | Non
         entries.append((selectors.GM_KEY, "gm", "", _("Game master's overrides")))
     out = []
     for key, kind, ref, name in entries:
-        answer = selectors.options_for(battle, key, kind, ref)
+        answer, note = viewer.adapter.declaration_form(
+            viewer, key, kind, ref, selectors.options_for(battle, key, kind, ref), declared,
+            posted if key == posted_key else None)
         if not answer.get("options"):
             continue
         existing = declared.get(key)
@@ -83,7 +86,8 @@ def declaration_forms(viewer, declared: dict, posted=None, posted_key: str | Non
         if key == posted_key and posted is not None:
             form.is_valid()
         out.append({"key": key, "name": name, "form": form, "declared": existing is not None,
-                    "must_declare": answer.get("must_declare", False), "own": not viewer.is_gm or kind == "gm"})
+                    "must_declare": answer.get("must_declare", False), "own": not viewer.is_gm or kind == "gm",
+                    "note": note})
     return out
 
 
@@ -141,9 +145,9 @@ def battle_map(viewer, state: dict | None) -> dict | None:
 
 
 def _may_see(viewer, event: dict) -> bool:
-    """Engines that mark an event's audience (``visible_to``: all, a side, gm) are obeyed."""
+    """Engines that mark an event's audience (``visible_to``: all, a side, gm) are obeyed; the adapter may keep more."""
     audience = event.get("visible_to", "all")
-    return viewer.is_gm or audience == "all" or audience in viewer.sides
+    return (viewer.is_gm or audience == "all" or audience in viewer.sides) and viewer.adapter.may_see(viewer, event)
 
 
 def reports(viewer, rounds: list) -> list[dict]:
@@ -155,7 +159,8 @@ def reports(viewer, rounds: list) -> list[dict]:
         out.append({
             "round": resolved,
             "events": [event for event in resolved.events if _may_see(viewer, event)],
-            "log": selectors.rendered_log(battle, resolved.log) if show_log else [],
+            "log": selectors.rendered_log(battle, [s for s in resolved.log if viewer.adapter.may_see(viewer, s)])
+            if show_log else [],
             "dice": resolved.dice if show_log else {},
         })
     return out

@@ -27,6 +27,12 @@
 
   function fire(name) { document.body.dispatchEvent(new CustomEvent(name)); }
 
+  // A form waiting on the GM (a 7th Sea hero's opportunity: offered, or to be) reloads when the GM declares.
+  function offerChanged(data) {
+    return data.kind === "declared" && data.payload && data.payload.participant === "gm" &&
+      !!document.querySelector("#battle-declare [data-follows-gm]");
+  }
+
   function connect() {
     clearTimeout(retry);
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
@@ -42,7 +48,7 @@
       if (data.type !== "event" || data.seq <= lastSeq) return;
       lastSeq = data.seq;
       room.dataset.lastSeq = String(lastSeq);
-      if (ROUND_KINDS[data.kind]) fire("battle-round");
+      if (ROUND_KINDS[data.kind] || offerChanged(data)) fire("battle-round");
       fire("battle-changed");
     };
     socket.onclose = function (event) {

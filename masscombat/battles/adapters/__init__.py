@@ -112,6 +112,20 @@ class Adapter:
         """The pieces on the map, from the state this viewer may see."""
         return []
 
+    def declaration_form(self, viewer, key: str, kind: str, ref: str, answer: dict, declared: dict,
+                         posted=None) -> tuple[dict, str]:
+        """The options one declaration form shows (``answer`` is the engine's for ``key``) and a note above it.
+
+        A ruleset whose choices depend on what others declared this round (the engine's
+        ``declarations`` draft) asks the engine again here; ``posted`` is the data of this form
+        when it is being validated.
+        """
+        return answer, ""
+
+    def may_see(self, viewer, entry: dict) -> bool:
+        """Whether this viewer may read one event or log step of a resolved round (a ruleset may keep a few secret)."""
+        return True
+
     def option_label(self, option: dict) -> str:
         last = option["path"].rsplit(".", 1)[-1]
         label = self.option_labels.get(last)

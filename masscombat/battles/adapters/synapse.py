@@ -27,8 +27,25 @@ class Synapse(Adapter):
         "rally": _("Formations that try to rally"),
         "action": _("Order"),
         "target": _("Target (when it attacks)"),
+        # The GM's circumstances of the round (S5.3).
         "new_command_test": _("Call a new command test"),
         "end_battle": _("End the battle"),
+        "visibility": _("Visibility"),
+        "strong_wind": _("Strong wind"),
+        "extreme_temperature": _("Extreme temperature"),
+        "gruelling_climate": _("Gruelling climate"),
+        "engagement_distance": _("Engagement distance"),
+        "mobility_edge": _("Side with the more mobile troops"),
+        "numbers_advantage_allowed": _("Numerical advantage allowed"),
+        "surprise_allowed": _("Surprise allowed"),
+        "encircled": _("Encircled formations"),
+        "command_modifiers": _("Command test modifier"),
+        "rally_modifiers": _("Rally modifier"),
+        "attack": _("Attack modifier"),
+        "defence": _("Defence modifier"),
+        "ranged_cover": _("Cover against shots modifier"),
+        "distance": _("Distance of its shots"),
+        "attack_power_factor": _("Firepower against its target"),
     }
     value_labels = {
         "hold": _("Hold"),
@@ -40,11 +57,44 @@ class Synapse(Adapter):
         "fled": _("fled"),
         "destroyed": _("destroyed"),
         "withdrawn": _("withdrawn"),
+        "reserve": _("in reserve"),
         "fresh": _("fresh"),
         "engaged": _("engaged"),
         "shaken": _("shaken"),
         "decimated": _("decimated"),
+        "annihilated": _("annihilated"),
+        "good": _("good"),
+        "poor": _("poor"),
+        "very_poor": _("very poor"),
+        "short": _("short"),
+        "medium": _("medium"),
+        "long": _("long"),
+        "very_long": _("very long"),
+        "full": _("full"),
+        "half": _("half"),
+        "none": _("none"),
+        # Round events (S5.5–S5.13) and what they report.
+        "command_test": _("Command test"),
+        "reserve_committed": _("Reserve committed"),
+        "rally": _("Rally attempt"),
+        "friendly_fire": _("Friendly fire"),
+        "battle_over": _("End of the battle"),
+        "pinned": _("pinned"),
+        "failed": _("failed"),
+        "rout": _("rout"),
+        "withdrawal": _("withdrawal"),
+        "mutual": _("both sides broke"),
+        "gm": _("the game master ended it"),
+        # Aftermath results (S6.8).
+        "crushing_defeat": _("crushing defeat"),
+        "defeat": _("defeat"),
+        "status_quo": _("status quo"),
+        "marginal_victory": _("marginal victory"),
+        "victory": _("victory"),
+        "decisive_victory": _("decisive victory"),
     }
+    # GM paths whose third segment names the side or formation concerned (``gm.rally_modifiers.A.melee``).
+    GM_GROUPS = ("command_modifiers", "rally_modifiers", "formation_modifiers")
 
     def split_path(self, path: str) -> list[str]:
         """``sides.A.orders.A.melee.action``: the formation id ``A.melee`` is one key."""
@@ -56,9 +106,14 @@ class Synapse(Adapter):
         return parts
 
     def option_label(self, option: dict) -> str:
+        """Named after the formation or side it concerns, where the path holds one."""
         parts = self.split_path(option["path"])
-        if len(parts) > 4 and parts[2] == "orders":  # name the formation the order is for
+        if len(parts) > 4 and parts[2] == "orders":  # sides.A.orders.<formation>.action
             return f"{parts[3]} — {super().option_label(option)}"
+        if parts[0] == "gm" and len(parts) >= 3 and parts[1] in self.GM_GROUPS:
+            subject = self.side_label(parts[2]) if parts[1] == "command_modifiers" else parts[2]
+            label = self.option_labels[parts[3] if len(parts) > 3 else parts[1]]
+            return f"{subject} — {label}"
         return super().option_label(option)
 
     def side_label(self, side: str, state: dict | None = None) -> str:
