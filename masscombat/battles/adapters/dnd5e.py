@@ -36,6 +36,11 @@ EDGES = (("north", gettext_lazy("North edge")), ("south", gettext_lazy("South ed
 # a band too narrow for its army grows towards the middle of the map.
 BAND_DEPTH = 3
 _DROP = object()
+# Options the generic declaration form cannot build: left to the GM's tools.
+UNBUILT = ("solo_fallbacks", "adjustments")
+# Fields of a stand's or a solo's orders and the actions that use them (S9.13.2).
+ACTION_FIELDS = {"spell": ("cast_spell",), "attacks": ("attack",), "support": ("attack",), "hide": ("hide",),
+                 "join": ("join",)}
 
 
 def _square_maps(campaign):
@@ -387,15 +392,20 @@ class DnD5e(Adapter):
         for unit in merged.get("units", {}).values():
             if "stands" in unit:  # an order that names no stand is not one (the form always sends it)
                 unit["stands"] = [order for order in unit["stands"] if order.get("stand")]
+            _unit_orders_for_its_action(unit)
+        for solo in merged.get("solos", {}).values():
+            _drop_unused(solo, solo.get("action", "none"))
         return merged
 
-    def visible_options(self, options: list[dict], state: dict, side: str | None) -> list[dict]:
-        """The options as ``side`` may see them: no enemy that is hidden from it (S11.3), the GM (None) sees all.
+    def form_options(self, options: list[dict], state: dict, side: str | None) -> list[dict]:
+        """The options a declaration form offers ``side`` (None: the GM).
 
-        ``declaration-options`` answers for the whole state, so an attack list would
-        name (and give the distance of) a hidden enemy stand; this leaves it out of
-        what a player's form offers and of the reasons it shows.
+        Left out: what the generic form cannot build (the solos' fallbacks and the GM's
+        adjustments are objects with several fields), and, for a side, every enemy hidden
+        from it (S11.3): ``declaration-options`` answers for the whole state, so an attack
+        list would name a hidden stand and give its distance.
         """
+        options = [o for o in options if o["path"].rsplit(".", 1)[-1] not in UNBUILT]
         if side is None:
             return options
         hidden = {sid for sid, stand in state.get("stands", {}).items() if stand.get("hidden")
@@ -545,6 +555,24 @@ def _engine_value(path: str, value):
     if last == "solo_fallbacks" and not isinstance(value, dict):
         return _DROP
     return value
+
+
+def _unit_orders_for_its_action(unit: dict) -> None:
+    """A form shows every field whatever the action chosen (defaults included): the fields another
+    action would use are left out, as S9.13.2 writes them ("configure only", a stand's own action
+    "only under cast_spell"), so that an untouched box does not void the unit's orders."""
+    action = unit.get("action", "none")
+    if action != "configure":
+        unit.pop("configuration", None)
+    for order in unit.get("stands", []):
+        own = order.get("action") if action == "cast_spell" else order.pop("action", None)
+        _drop_unused(order, own if action == "cast_spell" and own else action)
+
+
+def _drop_unused(orders: dict, action: str) -> None:
+    for field, used_by in ACTION_FIELDS.items():
+        if action not in used_by:
+            orders.pop(field, None)
 
 
 def _names_any(value, ids: set[str]) -> bool:

@@ -220,10 +220,20 @@ def test_merged_declarations_follow_the_spec_structure():
              "units.u.stands[0].attacks": [{"attack": "axe", "target": "t", "distance": 1,
                                              "reach_bonus_possible": False}]}),
         Row({"casualty_shifts": [{"if_eliminated": "s1", "shift": "s2"}], "gm.award_vp": ["B"]}),
+        # fields the chosen action does not use (a form shows them all, defaults ticked) are left out
+        Row({"units.v.action": "dash", "units.v.configuration": "march", "units.v.stands[0].stand": "s3",
+             "units.v.stands[0].action": "none", "units.v.stands[0].attacks": []}),
+        Row({"units.w.action": "cast_spell", "units.w.stands[0].stand": "s4", "units.w.stands[0].action": "attack",
+             "units.w.stands[0].attacks": [{"attack": "axe", "target": "t"}]}),
+        Row({"solos.h.action": "none", "solos.h.attacks": [{"attack": "axe", "target": "t"}], "solos.h.move": [[2, 2]]}),
     ])
     assert merged == {
         "units": {"u": {"action": "attack", "stands": [{"stand": "s1", "attacks": [{"attack": "axe", "target": "t"}]},
-                                                       {"stand": "s2", "move": [[1, 1]]}]}},
+                                                       {"stand": "s2", "move": [[1, 1]]}]},
+                  "v": {"action": "dash", "stands": [{"stand": "s3"}]},
+                  "w": {"action": "cast_spell", "stands": [{"stand": "s4", "action": "attack",
+                                                            "attacks": [{"attack": "axe", "target": "t"}]}]}},
+        "solos": {"h": {"action": "none", "move": [[2, 2]]}},
         "casualty_shifts": [{"if_eliminated": "s1", "shift": "s2"}],
         "gm": {"award_vp": [{"side": "B", "vp": 1, "reason": "GM"}]},
     }
@@ -273,9 +283,9 @@ def test_options_offer_no_hidden_enemy_to_target(dnd_battle):
     hero = _solo(dnd_battle, Hero.objects.get(name="Chef de guerre orque"))
     raw = list(_options(dnd_battle, f"solo:{hero}").values())
     assert hidden in json.dumps(raw)  # the engine answers for the whole state...
-    seen = adapters.get("dnd5e").visible_options(raw, dnd_battle.state, "A")
+    seen = adapters.get("dnd5e").form_options(raw, dnd_battle.state, "A")
     assert hidden not in json.dumps(seen)  # ...side A's forms never see it
-    assert adapters.get("dnd5e").visible_options(raw, dnd_battle.state, None) == raw
+    assert adapters.get("dnd5e").form_options(raw, dnd_battle.state, None) == raw  # the GM's do
 
 
 # -- end of the battle -----------------------------------------------------------------------
