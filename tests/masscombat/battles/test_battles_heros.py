@@ -156,7 +156,7 @@ def test_adjacent_units_of_one_corps_move_as_one_group_and_the_engine_accepts_it
     assert state == expected["state"]
 
 
-def test_two_bounds_alternate_and_undo_restores_exactly(battle, gm, player, other_player):
+def test_two_bounds_alternate_and_undo_restores_exactly(battle, gm, player, other_player, client_for):
     pin(battle)
     services.declare(player, battle.pk, "unit:a-lanciers", {
         "active.actions[kind=move].paths.a-lanciers": furthest(battle, "unit:a-lanciers", "a-lanciers", 7)},
@@ -173,6 +173,10 @@ def test_two_bounds_alternate_and_undo_restores_exactly(battle, gm, player, othe
     services.resolve_round(gm, battle.pk, expected_round=2)
     battle.refresh_from_db()
     assert battle.state["active_side"] == "a" and battle.state["turn"] == 2
+    page = client_for(player).get(reverse("battles:part", args=[battle.pk, "reports"])).content.decode()
+    end = guerriers[-1]
+    assert f"<strong>Guerriers des Cendres</strong> moves to {end['col']},{end['row']}" in page
+    assert "Turn 2, bound 3" in page and "Bound 3 (turn 2): Ost de Valombre plays." in page
     assert unit(battle.state, "b-guerriers")["position"] == guerriers[-1]
     assert services.undo_round(gm, battle.pk, expected_round=2)
     battle.refresh_from_db()
