@@ -4,6 +4,13 @@ A declaration form is generated from ``declaration-options``: one field per
 option, offering only the allowed values (each forbidden one is listed with
 the engine's reason), so a declaration built from it is one the engine
 accepts.  Nothing about the rules is decided here.
+
+Options whose values are map paths or map cells become one ``<select>`` each
+(a native picker copes with hundreds of paths on a phone) that
+``static/js/battle-map.js`` also drives from taps on the map: the select says
+``data-map-pick`` and, when the adapter knows it, the ``data-piece`` it moves;
+each option says the cells it goes through (``data-cells``, in the map's
+``data-c`` format).
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ import json
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from masscombat.maps.render import cell_key
 from masscombat.rosters.models import Army, Hero
 
 
@@ -82,12 +90,13 @@ def _hero_label(hero) -> str:
 class DeclarationForm(forms.Form):
     """Fields from one participant's ``declaration-options``; ``declaration()`` gives ``{path: value}``."""
 
-    def __init__(self, *args, options: list[dict], adapter, initial_data: dict | None = None, **kwargs):
+    def __init__(self, *args, options: list[dict], adapter, initial_data: dict | None = None,
+                 state: dict | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.engine_options = {}
         initial_data = initial_data or {}
         for option in options:
-            field = _field(option, adapter)
+            field = _field(option, adapter, state)
             if field is None:
                 continue
             path = option["path"]
@@ -116,6 +125,8 @@ class DeclarationForm(forms.Form):
 
 def _initial(option: dict, value):
     """A stored value as the form shows it: choices are JSON-encoded, one by one for lists."""
+    if _map_pick(option):
+        return json.dumps(value) if value else ""
     if option["type"] == "list":
         return [json.dumps(item) for item in value]
     if option["type"] == "choice":
@@ -123,7 +134,7 @@ def _initial(option: dict, value):
     return value
 
 
-def _field(option: dict, adapter):
+def _field(option: dict, adapter, state: dict | None = None):
     label = adapter.option_label(option)
     forbidden = option.get("forbidden") or []
     help_text = "; ".join(f"{adapter.value_label(f['value'])}: {f['reason']}" for f in forbidden if "value" in f)
@@ -139,6 +150,9 @@ def _field(option: dict, adapter):
         return forms.IntegerField(label=label, required=required, min_value=option.get("min"),
                                   max_value=option.get("max"),
                                   widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    pick = _map_pick(option)
+    if pick:
+        return _map_pick_field(option, pick, adapter, state, label=label, help_text=help_text, required=required)
     if kind == "list" and allowed is not None:
         if not allowed:
             return None  # nothing may be picked now; ``forbidden`` says why
@@ -153,3 +167,104 @@ def _field(option: dict, adapter):
         return forms.TypedChoiceField(label=label, choices=choices, required=required, coerce=json.loads,
                                       empty_value=None, help_text=help_text, widget=forms.RadioSelect)
     return None  # a kind this form cannot offer: the GM declares it elsewhere
+
+
+class PlacementForm(forms.Form):
+    """The GM moves one piece before round 1: which piece, and the cell as the map names it (``data-c``)."""
+
+    piece = forms.ChoiceField(label=_("Piece to move"))
+    cell = forms.CharField(label=_("Destination cell"), max_length=40,
+                           help_text=_("Column and row counted from 0, as x,y (for example 3,4)."))
+
+    def __init__(self, *args, pieces: list[dict], kind: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.kind = kind
+        self.fields["piece"].choices = [(str(p["id"]), p.get("title") or str(p["id"])) for p in pieces]
+
+    def clean_cell(self):
+        """The cell named the engine's way: ``[x, y]`` on squares, ``{"col", "row"}`` on hexes, a zone id."""
+        text = self.cleaned_data["cell"].strip()
+        if self.kind == "zones":
+            return text
+        parts = text.replace(" ", "").split(",")
+        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            raise forms.ValidationError(_("Write the cell as two numbers separated by a comma, for example 3,4."))
+        x, y = (int(p) for p in parts)
+        return {"col": x, "row": y} if self.kind == "hex" else [x, y]
+
+
+# -- paths and cells picked on the map -------------------------------------------------
+
+
+def _is_cell(value) -> bool:
+    """``[x, y]`` of ints or ``{"col", "row"}``: a cell named the engine's way."""
+    if isinstance(value, dict):
+        return set(value) == {"col", "row"} and all(type(v) is int for v in value.values())
+    return isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)
+
+
+def _is_path(value) -> bool:
+    return isinstance(value, list) and bool(value) and all(_is_cell(cell) for cell in value)
+
+
+def _map_pick(option: dict) -> str | None:
+    """``"path"`` for an option whose allowed values are paths, ``"cell"`` for cells (or null), else None."""
+    allowed = option.get("allowed")
+    if not allowed:
+        return None
+    kind = option.get("type")
+    if kind == "list" and all(_is_path(value) for value in allowed):
+        return "path"
+    if kind in ("square", "hex", "choice") and any(_is_cell(v) for v in allowed) and all(
+            v is None or _is_cell(v) for v in allowed):
+        return "cell"
+    return None
+
+
+class MapPickSelect(forms.Select):
+    """A select whose options carry the cells they go through (``data-cells="x,y x,y"``)."""
+
+    def __init__(self, attrs=None, cells=None):
+        super().__init__(attrs)
+        self.cells = cells or {}
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        if value in self.cells:
+            option["attrs"]["data-cells"] = self.cells[value]
+        return option
+
+
+class MapPickField(forms.TypedChoiceField):
+    """One path or cell among the allowed ones; any spelling of the same JSON is the same value."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        try:
+            return json.dumps(json.loads(value)) if value else value
+        except (TypeError, ValueError):
+            return value  # not JSON: refused as "not one of the choices"
+
+
+def _row_col(cell) -> tuple[int, int]:
+    return (cell["row"], cell["col"]) if isinstance(cell, dict) else (cell[1], cell[0])
+
+
+def _map_pick_field(option: dict, pick: str, adapter, state, *, label, help_text, required: bool) -> MapPickField:
+    # Listed by where they end, row by row, then shortest first: a long list stays easy to scan.
+    paths = [(value, value if pick == "path" else [value]) for value in option["allowed"] if value is not None]
+    paths.sort(key=lambda item: (_row_col(item[1][-1]), len(item[1])))
+    choices, cells = [], {}
+    for value, path in paths:
+        key = json.dumps(value)
+        kind = "hex" if isinstance(path[-1], dict) else "square"
+        cells[key] = " ".join(cell_key(kind, cell) for cell in path)
+        choices.append((key, adapter.path_label(path) if pick == "path" else adapter.cell_label(value)))
+    if not required:
+        choices.insert(0, ("", _("(do not move)") if pick == "path" else _("(no cell)")))
+    attrs = {"data-map-pick": pick}
+    piece = adapter.option_piece(option, state)
+    if piece:
+        attrs["data-piece"] = piece
+    return MapPickField(label=label, choices=choices, required=required, coerce=json.loads, empty_value=None,
+                        help_text=help_text, widget=MapPickSelect(attrs=attrs, cells=cells))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from masscombat.battles import selectors
-from masscombat.battles.forms import DeclarationForm
+from masscombat.battles.forms import DeclarationForm, PlacementForm
 
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 140, 24
 SIDE_COLOURS = ("#8c2f1b", "#2f5d8c", "#3f7a4a", "#7a5a1b")
@@ -81,7 +81,7 @@ def declaration_forms(viewer, declared: dict, posted=None, posted_key: str | Non
         form = DeclarationForm(
             posted if key == posted_key else None,
             options=answer["options"], adapter=viewer.adapter,
-            initial_data=existing.data if existing else None, prefix=None,
+            initial_data=existing.data if existing else None, state=battle.state, prefix=None,
         )
         if key == posted_key and posted is not None:
             form.is_valid()
@@ -129,8 +129,12 @@ def chart(viewer, rounds: list) -> dict | None:
             "high": high, "low": low, "top": CHART_PAD}
 
 
-def battle_map(viewer, state: dict | None) -> dict | None:
-    """The map with the pieces this viewer may see (drawn by the maps app), for rulesets played on one."""
+def battle_map(viewer, state: dict | None, placement: PlacementForm | None = None) -> dict | None:
+    """The map with the pieces this viewer may see (drawn by the maps app), for rulesets played on one.
+
+    Before round 1 the GM of a ruleset that places pieces also gets the placement form
+    (``placement``, when given, is the one just posted, with its errors).
+    """
     adapter = viewer.adapter
     if not adapter.uses_map or state is None:
         return None
@@ -140,8 +144,32 @@ def battle_map(viewer, state: dict | None) -> dict | None:
     if not source:
         return None
     pieces = adapter.map_pieces(viewer.battle, state, viewer)
-    return {"svg": render_map_svg(source, pieces=pieces, label=viewer.battle.name), "controls": True,
-            "legend": legend(source, pieces)}
+    out = {"svg": render_map_svg(source, pieces=pieces, label=viewer.battle.name), "controls": True,
+           "legend": legend(source, pieces), "placement": None}
+    if may_place(viewer):
+        out["placement"] = placement or PlacementForm(pieces=pieces, kind=_map_kind(source))
+    return out
+
+
+def may_place(viewer) -> bool:
+    """Pieces are placed by the GM, before round 1 is resolved, in rulesets whose adapter places them."""
+    battle = viewer.battle
+    return (viewer.is_gm and viewer.adapter.places and battle.round == 0
+            and battle.status in (battle.Status.RUNNING, battle.Status.PAUSED))
+
+
+def placement_form(viewer, data) -> PlacementForm:
+    """The placement form bound to posted data, its pieces those on the map now."""
+    source = viewer.adapter.map_source(viewer.battle)
+    pieces = viewer.adapter.map_pieces(viewer.battle, viewer.battle.state, viewer) if source else []
+    return PlacementForm(data, pieces=pieces, kind=_map_kind(source))
+
+
+def _map_kind(source) -> str:
+    """``square``, ``hex`` or ``zones``: how the placement form reads a cell."""
+    from masscombat.maps.render import normalise_source
+
+    return normalise_source(source)[0] if source else "square"
 
 
 def _may_see(viewer, event: dict) -> bool:

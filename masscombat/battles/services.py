@@ -177,6 +177,36 @@ def undo_round(user, battle_id: int, *, expected_round: int) -> bool:
 
 
 @transaction.atomic
+def place(user, battle_id: int, piece_id: str, cell, *, expected_version: int) -> Battle:
+    """The GM moves a piece before round 1: ``new-battle`` runs again, with the stored seed, on the moved input.
+
+    The adapter writes the move into the setup input; the engine refuses what
+    the rules forbid (occupied, impassable, off the map).  A request that
+    changes nothing (the same one sent twice) is answered without effect.
+    """
+    viewer = _locked(user, battle_id, Action.BATTLE_MANAGE)
+    battle, adapter = viewer.battle, viewer.adapter
+    if not adapter.places:
+        raise ValidationError({"__all__": _("Pieces of this ruleset are not placed on the map here.")})
+    if battle.round != 0 or battle.status not in (Status.RUNNING, Status.PAUSED):
+        raise ValidationError({"__all__": _("Placement is over: round 1 has been resolved.")})
+    payload = adapter.placement(battle.setup["input"], piece_id, cell)
+    if payload == battle.setup["input"]:
+        return battle
+    if expected_version != battle.version:
+        raise ValidationError({"version": _("The battle changed meanwhile: here is the map as it is now.")})
+    if battle.declarations.filter(round=1).exists():
+        raise ValidationError({"__all__": _("Declarations for round 1 are already in: pieces can no longer be moved.")})
+    output = _engine(battle, "new-battle", payload, seed=battle.seed, field="cell")
+    battle.setup = {**battle.setup, "input": payload, "dice": output.get("dice", {}), "log": output.get("log", [])}
+    battle.state = output["state"]
+    battle.version += 1
+    live.emit(battle, "placed", {"version": battle.version})
+    battle.save()
+    return battle
+
+
+@transaction.atomic
 def set_paused(user, battle_id: int, paused: bool) -> Battle:
     viewer = _locked(user, battle_id, Action.BATTLE_MANAGE)
     battle = viewer.battle

@@ -9,6 +9,7 @@ urlpatterns = [
     path("battles/<int:pk>/", views.room, name="room"),
     path("battles/<int:pk>/part/<str:name>/", views.part, name="part"),
     path("battles/<int:pk>/declare/", views.declare, name="declare"),
+    path("battles/<int:pk>/place/", views.place, name="place"),
     path("battles/<int:pk>/resolve/", views.resolve, name="resolve"),
     path("battles/<int:pk>/undo/", views.undo, name="undo"),
     path("battles/<int:pk>/pause/", views.pause, name="pause"),

@@ -39,7 +39,7 @@ def create(request, campaign_id: int):
     return render(request, "battles/create.html", {"form": form, "campaign": access.campaign})
 
 
-def _room_context(viewer, *, posted=None, posted_key=None) -> dict:
+def _room_context(viewer, *, posted=None, posted_key=None, placement=None) -> dict:
     battle = viewer.battle
     declared = selectors.declarations(battle)
     expected = selectors.expected(battle, viewer.participants) if battle.accepts_declarations else {}
@@ -52,7 +52,7 @@ def _room_context(viewer, *, posted=None, posted_key=None) -> dict:
         "battle": battle, "viewer": viewer, "here": here, "campaign": viewer.access.campaign, "adapter": viewer.adapter,
         "slots": slots, "missing": [s for s in slots if s.must_declare and not s.declared],
         "forms": pages.declaration_forms(viewer, declared, posted, posted_key),
-        "state": state, "map": pages.battle_map(viewer, state), "reports": pages.reports(viewer, rounds),
+        "state": state, "map": pages.battle_map(viewer, state, placement), "reports": pages.reports(viewer, rounds),
         "chart": pages.chart(viewer, rounds),
         "sides": [(side, viewer.adapter.side_label(side, battle.state)) for side in viewer.adapter.sides],
     }
@@ -69,7 +69,7 @@ def room(request, pk: int):
 @require_GET
 def part(request, pk: int, name: str):
     """One part of the room, for htmx to swap in when the websocket says it changed."""
-    if name not in ("status", "declare", "reports"):
+    if name not in ("status", "declare", "reports", "map"):
         raise Http404
     viewer = selectors.viewer(request.user, Action.BATTLE_VIEW, pk)
     return render(request, f"battles/_{name}.html", _room_context(viewer))
@@ -106,6 +106,41 @@ def declare(request, pk: int):
         return render(request, "battles/_declare.html", context)
     if error:
         messages.error(request, error)
+    return render(request, "battles/room.html", context, status=400)
+
+
+@login_required
+@require_POST
+def place(request, pk: int):
+    """The GM moves a piece before round 1; the answer is the map part (htmx) or the room."""
+    viewer = selectors.viewer(request.user, Action.BATTLE_MANAGE, pk)
+    if not viewer.adapter.places:
+        raise Http404
+    form = pages.placement_form(viewer, request.POST)
+    notice = None
+    if form.is_valid():
+        try:
+            services.place(request.user, pk, form.cleaned_data["piece"], form.cleaned_data["cell"],
+                           expected_version=int(request.POST.get("version", 0)))
+        except ValidationError as exc:
+            for field, errors in exc.message_dict.items():
+                form.add_error(field if field in form.fields else None, errors)
+        except ValueError:
+            form.add_error(None, _("Reload the page and try again."))
+        else:
+            notice = {"text": _("The piece is placed.")}
+            if not request.htmx:
+                messages.success(request, notice["text"])
+                return redirect(viewer.battle)
+    viewer = selectors.viewer(request.user, Action.BATTLE_MANAGE, pk)  # the battle as it is now
+    context = _room_context(viewer, placement=form if form.errors else None)
+    if notice is None and not (context["map"] or {}).get("placement"):  # no form left to show the errors in
+        errors = [error for errors in form.errors.values() for error in errors]
+        notice = {"text": " ".join(errors) or _("Placement is over: round 1 has been resolved."), "error": True}
+    if request.htmx:
+        return render(request, "battles/_map.html", {**context, "place_notice": notice})
+    if notice:
+        messages.error(request, notice["text"])
     return render(request, "battles/room.html", context, status=400)
 
 

@@ -15,7 +15,7 @@
   var delay = 500;
   var socket = null;
   var retry = null;
-  var ROUND_KINDS = { round_resolved: 1, round_undone: 1, status: 1, created: 1 };
+  var ROUND_KINDS = { round_resolved: 1, round_undone: 1, status: 1, created: 1, placed: 1 };
 
   function show(online) {
     if (!status) return;

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 
 @dataclass
@@ -56,6 +56,8 @@ class Adapter:
     # labels are English; these are the translatable ones (the engine's label is the fallback).
     option_labels: dict[str, Any] = {}
     value_labels: dict[str, Any] = {}
+    # Whether the GM may move pieces on the map before round 1 (see :meth:`placement`).
+    places: bool = False
 
     def split_path(self, path: str) -> list[str]:
         """An option path as keys into the declarations object (where ids hold no dot)."""
@@ -111,6 +113,43 @@ class Adapter:
     def map_pieces(self, battle, state: dict, viewer) -> list[dict]:
         """The pieces on the map, from the state this viewer may see."""
         return []
+
+    def option_piece(self, option: dict, state: dict | None = None) -> str | None:
+        """The id of the map piece (``data-piece``) that a path or cell option moves, so a tap on it picks the field.
+
+        ``state`` is the battle's state the options were computed from (a path may name a
+        stand only by its index in its unit)."""
+        return None
+
+    def cell_label(self, cell) -> str:
+        """A cell as a player reads it: column letter and row number on a square grid (``[2, 3]`` is C4), "col,row" on hexes."""
+        if isinstance(cell, dict):
+            return f"{cell['col']},{cell['row']}"
+        x, y = cell
+        letters = ""
+        x += 1
+        while x:
+            x, rest = divmod(x - 1, 26)
+            letters = chr(ord("A") + rest) + letters
+        return f"{letters}{y + 1}"
+
+    def path_label(self, path: list) -> str:
+        """One allowed path in a picker: where it ends and how many steps it takes ("→ C4 · 3 squares")."""
+        steps = len(path)
+        if isinstance(path[-1], dict):
+            unit = ngettext("%(count)d hex", "%(count)d hexes", steps) % {"count": steps}
+        else:
+            unit = ngettext("%(count)d square", "%(count)d squares", steps) % {"count": steps}
+        return f"→ {self.cell_label(path[-1])} · {unit}"
+
+    def placement(self, setup_input: dict, piece_id: str, cell) -> dict:
+        """A new ``new-battle`` input with the piece ``piece_id`` moved to ``cell`` (named the engine's way).
+
+        Called only when :attr:`places` is true, before round 1; raises
+        ``ValidationError`` with a sentence when the piece cannot be moved
+        (the engine's own refusals come from re-running ``new-battle``).
+        """
+        raise NotImplementedError
 
     def declaration_form(self, viewer, key: str, kind: str, ref: str, answer: dict, declared: dict,
                          posted=None) -> tuple[dict, str]:

@@ -136,6 +136,7 @@ MATRIX: dict[str, Entry] = {
     "battles:part": Entry(lambda w: {"pk": w["battle"].pk, "name": "declare"}, get=MEMBERS),
     # Declaring for side A: only its player and the GM may (an empty declaration is then refused, 400).
     "battles:declare": Entry(battle, post=(L, 404, 404, 400, 400), data={"participant": "side:a"}),
+    "battles:place": Entry(battle, post=(L, 404, 403, 403, 404)),  # 7th Sea places no pieces
     "battles:resolve": Entry(battle, post=GM_POST),
     "battles:undo": Entry(battle, post=GM_POST),
     "battles:pause": Entry(battle, post=GM_POST),

@@ -1,0 +1,421 @@
+"""The battle room's map as an input: path and cell options picked on the map, and the GM's placement.
+
+Options come from the real engines (D&D 5e's "battle of the bridge" kit and
+HÉROS's S9.12 set-up).  Until a grid ruleset's adapter is playable the room
+is driven by :class:`FieldAdapter`, a small adapter over the D&D 5e engine.
+"""
+
+import copy
+import importlib.util
+import json
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from masscombat.battles import adapters, services
+from masscombat.battles.adapters import Adapter, ParticipantSpec
+from masscombat.battles.forms import DeclarationForm
+from masscombat.battles.models import Battle, BattleEvent, Declaration
+from masscombat.core.permissions import Role
+from masscombat.maps import selectors as map_selectors
+from rules import registry
+
+pytestmark = pytest.mark.django_db
+RULES_TESTS = Path(__file__).resolve().parents[2] / "rules"
+
+
+def _helpers(name: str, path: Path):
+    """A rules test folder's helper module (pytest's importlib mode puts no test folder on sys.path)."""
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, path)
+        sys.modules[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules[name])
+    return sys.modules[name]
+
+
+def dnd_kit():
+    return _helpers("dnd5e_testkit", RULES_TESTS / "dnd5e" / "conftest.py")
+
+
+def heros_kit():
+    return _helpers("heros_helpers", RULES_TESTS / "heros" / "heros_helpers.py")
+
+
+class Select(HTMLParser):
+    """The attributes of one <select> of a page and of its <option>s (with their text)."""
+
+    def __init__(self, html: str, name: str):
+        super().__init__()
+        self.name, self.attrs, self.options, self._inside = name, None, [], False
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "select" and attrs.get("name") == self.name:
+            self.attrs, self._inside = attrs, True
+        elif tag == "option" and self._inside:
+            self.options.append({**attrs, "text": ""})
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self._inside = False
+
+    def handle_data(self, data):
+        if self._inside and self.options:
+            self.options[-1]["text"] += data.strip()
+
+
+def options_of(slug: str, state: dict, kind: str, ref: str) -> list[dict]:
+    return registry.run(slug, "declaration-options", {"state": state, "participant": {"kind": kind, "id": ref}})["options"]
+
+
+@pytest.fixture(scope="module")
+def bridge_state():
+    return registry.run("dnd5e", "new-battle", dnd_kit().big_setup(), seed=7)["state"]
+
+
+def option(options: list[dict], path: str) -> dict:
+    return next(o for o in options if o["path"] == path)
+
+
+def key(cell) -> str:
+    return f"{cell['col']},{cell['row']}" if isinstance(cell, dict) else f"{cell[0]},{cell[1]}"
+
+
+# -- the declaration form ----------------------------------------------------------------
+
+
+class PieceNamer(Adapter):
+    """Names the piece of a solo's options (the generic default names none)."""
+
+    def option_piece(self, option, state=None):
+        parts = option["path"].split(".")
+        return parts[1] if parts[0] == "solos" else None
+
+
+def test_a_dnd5e_path_option_is_one_select_whose_options_carry_their_cells(bridge_state):
+    options = options_of("dnd5e", bridge_state, "unit", "a_reg")
+    move = option(options, "units.a_reg.stands[0].move")
+    form = DeclarationForm(options=options, adapter=Adapter())
+    select = Select(str(form[move["path"]]), move["path"])
+    assert select.attrs["data-map-pick"] == "path" and "data-piece" not in select.attrs
+    chosen = [o for o in select.options if o["value"]]
+    assert len(chosen) == len(move["allowed"]) > 20
+    by_value = {json.dumps(path): path for path in move["allowed"]}
+    for entry in chosen:
+        path = by_value[entry["value"]]
+        assert entry["data-cells"] == " ".join(key(cell) for cell in path)
+        assert entry["text"].endswith(f"· {len(path)} squares") or len(path) == 1
+    assert select.options[0]["value"] == "" and not move["required"]
+
+
+def test_a_posted_path_comes_back_exactly_as_the_engine_allowed_it(bridge_state):
+    options = options_of("dnd5e", bridge_state, "unit", "a_reg")
+    move = option(options, "units.a_reg.stands[1].move")
+    path = move["allowed"][len(move["allowed"]) // 2]
+    posted = {o["path"]: json.dumps(o["default"]) for o in options if o["path"].endswith(".stand")}
+    posted[move["path"]] = json.dumps(path, separators=(",", ":"))  # spelt without spaces: the same path
+    form = DeclarationForm(posted, options=options, adapter=Adapter())
+    assert form.is_valid(), form.errors
+    assert form.declaration()[move["path"]] == path
+    output = registry.run("dnd5e", "resolve-round", {"state": bridge_state, "declarations": {
+        "units": {"a_reg": {"stands": [{"stand": "ar2", "move": path}]}}}}, seed=3)
+    assert output["state"]["stands"]["ar2"]["position"] == path[-1]
+
+
+def test_a_path_the_engine_does_not_allow_is_refused_with_a_message(bridge_state):
+    options = options_of("dnd5e", bridge_state, "unit", "a_reg")
+    move = option(options, "units.a_reg.stands[0].move")
+    too_far = move["allowed"][0] + [[0, 0], [0, 1]]
+    for wrong in (json.dumps(too_far), "[[3, 3], [", "not a path"):
+        form = DeclarationForm({move["path"]: wrong}, options=options, adapter=Adapter())
+        assert not form.is_valid()
+        assert "valid choice" in " ".join(form.errors[move["path"]])
+
+
+def test_an_empty_list_of_paths_gives_no_field(bridge_state):
+    options = options_of("dnd5e", bridge_state, "solo", "wizard")
+    empty = dict(option(options, "solos.wizard.move"), allowed=[])
+    form = DeclarationForm(options=[empty], adapter=Adapter())
+    assert "solos.wizard.move" not in form.fields
+
+
+def test_a_cell_option_is_a_cell_select_with_a_none_choice_and_its_piece(bridge_state):
+    options = options_of("dnd5e", bridge_state, "solo", "chief")
+    detach = option(options, "solos.chief.detach_to")
+    assert None in detach["allowed"] and detach["type"] == "square"
+    form = DeclarationForm(options=options, adapter=PieceNamer())
+    select = Select(str(form[detach["path"]]), detach["path"])
+    assert select.attrs["data-map-pick"] == "cell" and select.attrs["data-piece"] == "chief"
+    cells = [c for c in detach["allowed"] if c is not None]
+    assert sorted(o["data-cells"] for o in select.options if o["value"]) == sorted(key(c) for c in cells)
+    assert select.options[0]["value"] == ""
+    label = {o["data-cells"]: o["text"] for o in select.options if o["value"]}
+    x, y = cells[0]
+    assert label[key(cells[0])] == f"{'ABCDEFGHIJKLMNOP'[x]}{y + 1}"
+    posted = DeclarationForm({detach["path"]: json.dumps(cells[0])}, options=[detach], adapter=PieceNamer())
+    assert posted.is_valid() and posted.declaration() == {detach["path"]: cells[0]}
+    nothing = DeclarationForm({detach["path"]: ""}, options=[detach], adapter=PieceNamer())
+    assert nothing.is_valid() and nothing.declaration() == {}
+
+
+def test_an_area_spell_origin_is_not_taken_for_cells(bridge_state):
+    """The wizard's spell origin allows {spell, squares} objects, not cells: no map picker."""
+    options = options_of("dnd5e", bridge_state, "solo", "wizard")
+    form = DeclarationForm(options=options, adapter=Adapter())
+    assert "data-map-pick" not in str(form["solos.wizard.spell.origin"])
+    assert 'data-map-pick="path"' in str(form["solos.wizard.move"])
+
+
+def test_a_heros_hex_path_option_is_a_select_of_hex_paths():
+    kit = heros_kit()
+    state = registry.run("heros", "new-battle", copy.deepcopy(kit.NEW_BATTLE), seed=1)["state"]
+    options = options_of("heros", state, "unit", "r-bd")
+    paths = option(options, "active.actions[kind=move].paths.r-bd")
+    form = DeclarationForm(options=options, adapter=Adapter())
+    select = Select(str(form[paths["path"]]), paths["path"])
+    chosen = [o for o in select.options if o["value"]]
+    assert select.attrs["data-map-pick"] == "path" and len(chosen) == len(paths["allowed"])
+    first = paths["allowed"][0]
+    entry = next(o for o in chosen if json.loads(o["value"]) == first)
+    assert entry["data-cells"] == " ".join(f"{c['col']},{c['row']}" for c in first)
+    assert entry["text"] == f"→ {first[-1]['col']},{first[-1]['row']} · {len(first)} hex" + ("es" if len(first) > 1 else "")
+    posted = DeclarationForm({paths["path"]: json.dumps(first)}, options=options, adapter=Adapter())
+    assert posted.is_valid() and posted.declaration()[paths["path"]] == first
+
+
+def test_every_path_to_the_same_cell_is_kept_and_told_apart_by_its_steps():
+    paths = [[[1, 1], [1, 2], [2, 2]], [[2, 1], [2, 2]], [[1, 1]]]
+    move = {"path": "solos.s.move", "type": "list", "allowed": paths, "default": [], "required": False}
+    select = Select(str(DeclarationForm(options=[move], adapter=Adapter())["solos.s.move"]), "solos.s.move")
+    assert [o["text"] for o in select.options[1:]] == ["→ B2 · 1 square", "→ C3 · 2 squares", "→ C3 · 3 squares"]
+    assert [o["data-cells"] for o in select.options[1:]] == ["1,1", "2,1 2,2", "1,1 1,2 2,2"]
+
+
+@pytest.mark.parametrize(("cell", "name"), [([0, 0], "A1"), ([2, 3], "C4"), ([25, 9], "Z10"), ([26, 0], "AA1"),
+                                            ({"col": 4, "row": 2}, "4,2")])
+def test_cells_are_named_for_a_player(cell, name):
+    assert Adapter().cell_label(cell) == name
+
+
+def test_path_labels_say_the_destination_and_the_steps_in_french():
+    from django.utils import translation
+
+    with translation.override("fr"):
+        assert Adapter().path_label([[2, 1], [2, 2], [2, 3]]) == "→ C4 · 3 cases"
+        assert Adapter().path_label([[1, 1]]) == "→ B2 · 1 case"
+
+
+# -- the room, on the D&D 5e engine --------------------------------------------------------
+
+
+class FieldAdapter(Adapter):
+    """D&D 5e on the engine kit's field: the maps app's pieces, stands and solos placed before round 1."""
+
+    slug = "dnd5e"
+    sides = ("A", "B")
+    uses_map = True
+    places = True
+
+    def new_battle_input(self, *, name, armies, heroes, options):
+        return dnd_kit().big_setup(), [
+            ParticipantSpec("unit", "a_reg", "A", "Orcs", user=armies["A"].commander),
+            ParticipantSpec("solo", "chief", "A", "Chief", user=armies["A"].commander),
+            ParticipantSpec("unit", "b_reg", "B", "Hobgoblins", user=armies["B"].commander),
+        ]
+
+    def map_source(self, battle):
+        return map_selectors.battle_source(battle.state)
+
+    def map_pieces(self, battle, state, viewer):
+        return map_selectors.pieces_of(state, "dnd5e", None if viewer.is_gm else viewer.side)
+
+    def option_piece(self, option, state=None):
+        parts = option["path"].split(".")
+        if parts[0] == "solos":
+            return parts[1]
+        if parts[0] == "units" and parts[2].startswith("stands[") and state:
+            return state["units"][parts[1]]["stands"][int(parts[2][7:-1])]
+        return None
+
+    def placement(self, setup_input, piece_id, cell):
+        moved = copy.deepcopy(setup_input)
+        for unit in moved["units"].values():
+            for stand in unit["stands"]:
+                if stand["id"] == piece_id:
+                    stand["position"] = list(cell)
+                    return moved
+        raise ValidationError(f"No stand is called {piece_id}.")
+
+    def finished(self, state):
+        return False
+
+    def strength(self, state):
+        return {}
+
+
+@pytest.fixture
+def field(monkeypatch):
+    adapter = FieldAdapter()
+    real = adapters.get
+    monkeypatch.setattr(adapters, "get", lambda slug: adapter if slug == "dnd5e" else real(slug))
+    return adapter
+
+
+@pytest.fixture
+def other_side(make_user):
+    return make_user("merry", display_name="Merry")
+
+
+@pytest.fixture
+def bridge(field, campaign, gm, player, other_side):
+    campaign.memberships.create(user=other_side, role=Role.PLAYER)
+    armies = {"A": SimpleNamespace(commander=player), "B": SimpleNamespace(commander=other_side)}
+    return services.create_battle(campaign, gm, name="Le pont", armies=armies, heroes=[], options={})
+
+
+def test_the_room_draws_the_map_in_its_own_part_with_pickers_naming_their_pieces(bridge, client_for, player):
+    page = client_for(player).get(bridge.get_absolute_url()).content.decode()
+    assert 'id="battle-map"' in page and 'class="battle-map kind-square"' in page
+    assert "js/battle-map.js" in page and "data-place-toggle" not in page  # placement is the GM's
+    select = Select(page, "units.a_reg.stands[0].move")
+    assert select.attrs["data-piece"] == "ar1" and select.attrs["data-map-pick"] == "path"
+    assert 'data-piece="ar1"' in page.split('id="battle-map"')[1]  # the piece it moves is on the map
+    part = client_for(player).get(reverse("battles:part", args=[bridge.pk, "map"])).content.decode()
+    assert part.count("<svg") >= 1 and "battle-map-panel" in part
+    reports = client_for(player).get(reverse("battles:part", args=[bridge.pk, "reports"])).content.decode()
+    assert 'class="battle-map' not in reports
+
+
+def test_a_move_declared_from_the_room_round_trips(bridge, client_for, player):
+    options = options_of("dnd5e", bridge.state, "unit", "a_reg")
+    move = option(options, "units.a_reg.stands[0].move")
+    path = move["allowed"][-1]
+    posted = {o["path"]: json.dumps(o["default"]) for o in options if o["path"].endswith(".stand")}
+    response = client_for(player).post(reverse("battles:declare", args=[bridge.pk]), {
+        "participant": "unit:a_reg", "round": 1, **posted, move["path"]: json.dumps(path)})
+    assert response.status_code == 302
+    stored = Declaration.objects.get(battle=bridge, participant="unit:a_reg").data
+    assert stored[move["path"]] == path
+    page = client_for(player).get(bridge.get_absolute_url()).content.decode()
+    selected = [o for o in Select(page, move["path"]).options if "selected" in o]
+    assert [json.loads(o["value"]) for o in selected] == [path]
+
+
+def test_the_gm_sees_the_placement_form_before_round_1_only(bridge, client_for, gm):
+    page = client_for(gm).get(bridge.get_absolute_url()).content.decode()
+    assert "data-place-toggle" in page and f'name="version" value="{bridge.version}"' in page
+    Battle.objects.filter(pk=bridge.pk).update(round=1)
+    assert "data-place-toggle" not in client_for(gm).get(bridge.get_absolute_url()).content.decode()
+
+
+# -- placement: the service -------------------------------------------------------------------
+
+
+def position(battle, stand="ar1"):
+    battle.refresh_from_db()
+    return battle.state["stands"][stand]["position"]
+
+
+def test_place_moves_a_stand_with_a_new_battle_on_the_stored_seed(bridge, gm):
+    version, seq = bridge.version, bridge.last_seq
+    services.place(gm, bridge.pk, "ar1", [5, 4], expected_version=version)
+    assert position(bridge) == [5, 4]
+    assert bridge.version == version + 1 and bridge.setup["input"]["units"]["a_reg"]["stands"][0]["position"] == [5, 4]
+    again = copy.deepcopy(bridge.setup["input"])
+    assert registry.run("dnd5e", "new-battle", again, seed=bridge.seed)["state"] == bridge.state
+    event = BattleEvent.objects.get(battle=bridge, seq=seq + 1)
+    assert event.kind == "placed" and event.audience == "all" and "ar1" not in json.dumps(event.payload)
+
+
+def test_the_same_placement_twice_has_one_effect(bridge, gm):
+    version = bridge.version
+    services.place(gm, bridge.pk, "ar1", [5, 4], expected_version=version)
+    services.place(gm, bridge.pk, "ar1", [5, 4], expected_version=version)  # the same request, resent
+    bridge.refresh_from_db()
+    assert bridge.version == version + 1
+    assert BattleEvent.objects.filter(battle=bridge, kind="placed").count() == 1
+
+
+def test_a_stale_page_is_refused(bridge, gm):
+    services.place(gm, bridge.pk, "ar1", [5, 4], expected_version=bridge.version)
+    with pytest.raises(ValidationError) as refused:
+        services.place(gm, bridge.pk, "ar2", [5, 6], expected_version=bridge.version)
+    assert "version" in refused.value.message_dict and position(bridge, "ar2") == [3, 5]
+
+
+def test_the_engine_refuses_an_occupied_or_impassable_square(bridge, gm):
+    for cell in ([3, 5], [8, 1], [40, 2]):  # a stand is there; deep water; off the map
+        with pytest.raises(ValidationError) as refused:
+            services.place(gm, bridge.pk, "ar1", cell, expected_version=bridge.version)
+        assert refused.value.message_dict["cell"][0]
+    assert position(bridge) == [3, 4]
+
+
+def test_placement_is_the_gms_and_ends_with_round_1(bridge, gm, player):
+    with pytest.raises(Exception) as refused:
+        services.place(player, bridge.pk, "ar1", [5, 4], expected_version=bridge.version)
+    assert refused.type.__name__ == "PermissionDenied"
+    Declaration.objects.create(battle=bridge, round=1, participant="unit:a_reg", data={}, declared_by=player)
+    with pytest.raises(ValidationError, match="already"):
+        services.place(gm, bridge.pk, "ar1", [5, 4], expected_version=bridge.version)
+    Battle.objects.filter(pk=bridge.pk).update(round=1)
+    with pytest.raises(ValidationError, match="round 1"):
+        services.place(gm, bridge.pk, "ar1", [5, 4], expected_version=bridge.version)
+    assert position(bridge) == [3, 4]
+
+
+# -- placement: the view ------------------------------------------------------------------------
+
+
+def place_url(battle):
+    return reverse("battles:place", args=[battle.pk])
+
+
+@pytest.mark.parametrize(("role", "status"), [("anonymous", 302), ("outsider", 404), ("other_side", 403),
+                                              ("player", 403), ("gm", 302)])
+def test_only_the_gm_places(bridge, client_for, gm, player, other_side, outsider, role, status):
+    user = {"anonymous": None, "outsider": outsider, "other_side": other_side, "player": player, "gm": gm}[role]
+    response = client_for(user).post(place_url(bridge), {"piece": "ar1", "cell": "5,4", "version": bridge.version})
+    assert response.status_code == status
+    assert position(bridge) == ([5, 4] if role == "gm" else [3, 4])
+
+
+def test_the_htmx_answer_is_the_redrawn_map_or_the_refusal_by_field(bridge, client_for, gm):
+    client = client_for(gm)
+    moved = client.post(place_url(bridge), {"piece": "ar1", "cell": "5,4", "version": bridge.version},
+                        HTTP_HX_REQUEST="true").content.decode()
+    assert "battle-map-panel" in moved and "<html" not in moved
+    assert f'name="version" value="{bridge.version + 1}"' in moved
+    assert "Pippin" not in moved and 'data-piece="ar1"' in moved
+    occupied = client.post(place_url(bridge), {"piece": "ar1", "cell": "3,5", "version": bridge.version + 1},
+                           HTTP_HX_REQUEST="true").content.decode()
+    assert 'class="field has-error"' in occupied and position(bridge) == [5, 4]
+    typo = client.post(place_url(bridge), {"piece": "ar1", "cell": "five", "version": bridge.version},
+                       HTTP_HX_REQUEST="true").content.decode()
+    assert "two numbers" in typo
+    stale = client.post(place_url(bridge), {"piece": "ar2", "cell": "6,6", "version": 1},
+                        HTTP_HX_REQUEST="true").content.decode()
+    assert "changed meanwhile" in stale and position(bridge, "ar2") == [3, 5]
+
+
+def test_a_plain_post_refused_shows_the_room_with_the_errors(bridge, client_for, gm):
+    response = client_for(gm).post(place_url(bridge), {"piece": "nobody", "cell": "5,4", "version": bridge.version})
+    assert response.status_code == 400 and b"place-manual" in response.content and b"has-error" in response.content
+
+
+def test_after_round_1_the_gm_is_told_placement_is_over(bridge, client_for, gm):
+    Battle.objects.filter(pk=bridge.pk).update(round=1)
+    answer = client_for(gm).post(place_url(bridge), {"piece": "ar1", "cell": "5,4", "version": bridge.version},
+                                 HTTP_HX_REQUEST="true").content.decode()
+    assert "Placement is over" in answer and position(bridge) == [3, 4]
+
+
+def test_a_ruleset_that_does_not_place_has_no_placement(battle, client_for, gm):
+    response = client_for(gm).post(place_url(battle), {"piece": "a", "cell": "1,1", "version": battle.version})
+    assert response.status_code == 404
