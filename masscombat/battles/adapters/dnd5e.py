@@ -401,11 +401,14 @@ class DnD5e(Adapter):
         """The options a declaration form offers ``side`` (None: the GM).
 
         Left out: what the generic form cannot build (the solos' fallbacks and the GM's
-        adjustments are objects with several fields), and, for a side, every enemy hidden
+        adjustments are objects with several fields), a stand's own action when its unit
+        cannot cast a spell now (it is used only then), and, for a side, every enemy hidden
         from it (S11.3): ``declaration-options`` answers for the whole state, so an attack
         list would name a hidden stand and give its distance.
         """
-        options = [o for o in options if o["path"].rsplit(".", 1)[-1] not in UNBUILT]
+        casting = {o["path"].rsplit(".", 1)[0] for o in options
+                   if o["path"].endswith(".action") and "cast_spell" in (o.get("allowed") or [])}
+        options = [o for o in options if o["path"].rsplit(".", 1)[-1] not in UNBUILT and not _idle_own_action(o, casting)]
         if side is None:
             return options
         hidden = {sid for sid, stand in state.get("stands", {}).items() if stand.get("hidden")
@@ -573,6 +576,12 @@ def _drop_unused(orders: dict, action: str) -> None:
     for field, used_by in ACTION_FIELDS.items():
         if action not in used_by:
             orders.pop(field, None)
+
+
+def _idle_own_action(option: dict, casting: set[str]) -> bool:
+    """A stand's own action (``units.u.stands[i].action``) when its unit may not cast a spell now."""
+    head, _sep, last = option["path"].rpartition(".")
+    return last == "action" and ".stands[" in head and head.split(".stands[")[0] not in casting
 
 
 def _names_any(value, ids: set[str]) -> bool:

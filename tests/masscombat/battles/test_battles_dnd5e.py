@@ -359,3 +359,14 @@ def test_the_room_reports_the_round_and_the_aftermath_in_words(dnd_battle, clien
     services.end_battle(gm, dnd_battle.pk, None)
     page = client_for(gm).get(dnd_battle.get_absolute_url()).content.decode()
     assert "draw" in page and "Units still fielded" in page
+
+
+def test_forms_leave_out_what_they_cannot_build_or_what_no_action_uses(dnd_battle):
+    adapter = adapters.get("dnd5e")
+    orcs = _unit(dnd_battle, "A", "Régiment orque")
+    raw = list(_options(dnd_battle, f"unit:{orcs}").values())
+    assert "cast_spell" not in next(o for o in raw if o["path"] == f"units.{orcs}.action")["allowed"]
+    kept = {o["path"] for o in adapter.form_options(raw, dnd_battle.state, None)}
+    assert f"units.{orcs}.stands[0].move" in kept and f"units.{orcs}.stands[0].action" not in kept
+    side = list(_options(dnd_battle, "side:A").values())
+    assert [o["path"] for o in adapter.form_options(side, dnd_battle.state, "A")] == ["casualty_shifts"]
