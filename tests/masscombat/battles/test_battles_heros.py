@@ -463,3 +463,31 @@ def test_the_room_query_count_stays_flat_when_units_are_added(plain, gm, player,
         # Only the participants' players are read one by one (selectors.viewer loads participants without
         # their users): every other query is the same whatever the number of units.
         assert count(large, user) == count(small, user)
+
+
+# -- placement before round 1 ----------------------------------------------------------------
+
+
+def test_the_gm_places_a_unit_before_round_1_and_its_general_goes_with_it(battle, gm):
+    moved = services.place(gm, battle.pk, "a-lanciers", {"col": 4, "row": 5}, expected_version=battle.version)
+    assert unit(moved.state, "a-lanciers")["position"] == {"col": 4, "row": 5}
+    assert character(moved.state, "a-aldric")["position"] == {"col": 4, "row": 5}
+    again = services.place(gm, battle.pk, "a-lanciers", {"col": 4, "row": 5}, expected_version=battle.version)
+    assert again.version == moved.version  # the same request twice: one effect
+
+
+def test_the_engine_refuses_a_unit_on_an_enemy(battle, gm):
+    guerriers = unit(battle.state, "b-guerriers")["position"]
+    with pytest.raises(ValidationError) as refused:
+        services.place(gm, battle.pk, "a-lanciers", guerriers, expected_version=battle.version)
+    assert "both sides" in str(refused.value)
+    with pytest.raises(ValidationError):
+        HEROS.placement(battle.setup["input"], "a-lanciers", {"col": 16, "row": 0})
+    with pytest.raises(ValidationError):
+        HEROS.placement(battle.setup["input"], "nobody", {"col": 1, "row": 1})
+
+
+def test_a_character_placed_on_a_free_hex_stands_alone_there(battle, gm):
+    moved = services.place(gm, battle.pk, "a-grundi", {"col": 2, "row": 6}, expected_version=battle.version)
+    grundi = character(moved.state, "a-grundi")
+    assert grundi["position"] == {"col": 2, "row": 6} and grundi["stacked_on"] is None and grundi["engaged"]

@@ -1,0 +1,150 @@
+"""The HÉROS demo battle on the demo hex map, in three browsers through daphne.
+
+The GM (desktop, English), Aline (side A, a 390x844 phone, French) and
+Bastien (side B, desktop, English).  Aline moves her spears with two taps on
+the map (the unit, then a highlighted hex), the GM resolves; Bastien's
+connection drops and comes back in the middle of his bound, he moves his
+warband and the GM resolves again; then the GM ends the battle and writes the
+aftermath to the rosters.
+"""
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+expect.set_options(timeout=15_000)
+
+SCREENSHOTS = Path(__file__).resolve().parents[3] / ".screenshots"
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+
+
+def log_in(page, base, username):
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", "masscombat-demo")
+    page.locator("main button[type=submit]").click()
+
+
+def open_battle(page):
+    page.locator("a", has_text="Démo — HÉROS").first.click()
+    page.locator("a", has_text="Bataille de la Plaine de Cendres").click()
+    expect(page.locator("#live-status.online")).to_be_visible()
+
+
+def in_view(locator, name):
+    """A shot of one part of the page as the phone shows it (a full page is too long to read)."""
+    locator.scroll_into_view_if_needed()
+    locator.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def no_sideways_scroll(page):
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    wider = page.evaluate("""[...document.querySelectorAll('main *')]
+        .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('svg'))
+        .map(e => e.tagName + '.' + e.className).slice(0, 5)""")
+    assert wider == []
+
+
+def move_by_taps(page, unit, tap, forward):
+    """Tap the unit on the map, then the highlighted hex of the path going furthest ``forward`` (+1 south,
+    -1 north); the select then holds that path, and the map draws it."""
+    select = page.locator(f'select[name="active.actions[kind=move].paths.{unit}"]')
+    expect(select).to_have_attribute("data-piece", unit)
+    piece = page.locator(f'#battle-map [data-piece="{unit}"]')
+    piece.scroll_into_view_if_needed()
+    tap(piece)
+    expect(page.locator("#battle-map .highlights .pick-dest").first).to_be_visible()
+    paths = [json.loads(v) for v in select.locator("option[data-cells]").evaluate_all("options => options.map(o => o.value)")]
+    target = max(paths, key=lambda p: (forward * p[-1]["row"], -len(p)))
+    end = f'{target[-1]["col"]},{target[-1]["row"]}'
+    tap(page.locator(f'#battle-map .highlights .pick-dest[data-c="{end}"]'))
+    assert json.loads(select.input_value())[-1] == target[-1]
+    expect(page.locator("#battle-map g.pick-path .pick-end")).to_have_attribute("data-c", end)
+    return end
+
+
+def piece_on(page, unit, cell):
+    """Wait until the unit's counter is drawn on the hex ``cell`` (its centre inside the hex)."""
+    page.wait_for_function("""([unit, cell]) => {
+        const piece = document.querySelector(`#battle-map [data-piece="${unit}"]`);
+        const hex = document.querySelector(`#battle-map .terrain [data-c="${cell}"]`);
+        if (!piece || !hex) return false;
+        const p = piece.getBoundingClientRect(), h = hex.getBoundingClientRect();
+        const x = p.left + p.width / 2, y = p.top + p.height / 2;
+        return x > h.left && x < h.right && y > h.top && y < h.bottom;
+    }""", arg=[unit, cell], timeout=15_000)
+
+
+def test_a_heros_battle_on_the_hex_map(browser, daphne_server, screenshot):
+    base = daphne_server(demo=True)
+    gm = browser.new_context(locale="en-GB", **DESKTOP).new_page()
+    aline_context = browser.new_context(locale="fr-FR", **PHONE)
+    aline = aline_context.new_page()
+    bastien_context = browser.new_context(locale="en-GB", **DESKTOP)
+    bastien = bastien_context.new_page()
+    errors = []
+    for page, username in ((gm, "demo-gm"), (aline, "demo-player1"), (bastien, "demo-player2")):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        log_in(page, base, username)
+        open_battle(page)
+    for page in (gm, aline, bastien):
+        expect(page.locator('svg.battle-map [data-piece="a-lanciers"]')).to_have_count(1)
+        expect(page.locator('svg.battle-map [data-piece="b-guerriers"]')).to_have_count(1)
+    no_sideways_scroll(aline)
+    screenshot(aline, "battle-heros-fr-phone-1-room")
+    screenshot(gm, "battle-heros-en-desktop-1-room")
+
+    # Bound 1, side A: Aline moves her spears with two taps and declares.
+    end = move_by_taps(aline, "a-lanciers", lambda target: target.tap(), forward=1)
+    screenshot(aline, "battle-heros-fr-phone-2-path")
+    in_view(aline.locator("#battle-map"), "battle-heros-fr-phone-2b-path-map")
+    form = aline.locator('form[data-participant="unit:a-lanciers"]')
+    in_view(form, "battle-heros-fr-phone-2c-path-form")
+    form.get_by_role("button", name="Déclarer").click()
+    expect(aline.locator('form[data-participant="unit:a-lanciers"].declared')).to_be_visible()
+    expect(gm.locator('.slot.done[data-key="unit:a-lanciers"]')).to_be_visible()
+    gm.get_by_role("button", name="Resolve round 1").click()
+    expect(gm.locator(".round-head h2")).to_have_text("Round 2")
+    for page in (gm, aline, bastien):
+        piece_on(page, "a-lanciers", end)
+    expect(aline.locator("#battle-reports .report").first).to_contain_text("Tour 1")
+    screenshot(aline, "battle-heros-fr-phone-3-bound-1")
+    in_view(aline.locator("#battle-reports .report").first, "battle-heros-fr-phone-3b-report")
+    screenshot(gm, "battle-heros-en-desktop-2-bound-1")
+
+    # Bound 2, side B: Bastien's connection drops and comes back; he then moves his warband.
+    bastien_context.set_offline(True)
+    expect(bastien.locator("#live-status.online")).to_have_count(0)
+    screenshot(bastien, "battle-heros-en-desktop-3-offline")
+    bastien_context.set_offline(False)
+    expect(bastien.locator("#live-status.online")).to_be_visible()
+    end = move_by_taps(bastien, "b-guerriers", lambda target: target.click(), forward=-1)
+    bastien.locator('form[data-participant="unit:b-guerriers"]').get_by_role("button", name="Declare").click()
+    expect(gm.locator('.slot.done[data-key="unit:b-guerriers"]')).to_be_visible()
+    gm.get_by_role("button", name="Resolve round 2").click()
+    expect(gm.locator(".round-head h2")).to_have_text("Round 3")
+    for page in (gm, aline, bastien):
+        piece_on(page, "b-guerriers", end)
+    expect(bastien.locator("#battle-reports .report").first).to_contain_text("Round 2")
+    screenshot(bastien, "battle-heros-en-desktop-4-bound-2")
+    screenshot(aline, "battle-heros-fr-phone-4-bound-2")
+
+    # The GM ends the battle: the engine weighs the losses; the aftermath goes to the rosters.
+    gm.locator("details.end-battle summary").click()
+    gm.get_by_role("button", name="End the battle", exact=True).click()
+    expect(gm.locator(".aftermath")).to_contain_text("Ost de Valombre")
+    screenshot(gm, "battle-heros-en-desktop-5-aftermath")
+    gm.get_by_role("button", name="Confirm and write to the rosters").click()
+    expect(aline.locator(".aftermath")).to_contain_text("Le bilan est reporté")
+    no_sideways_scroll(aline)
+    screenshot(aline, "battle-heros-fr-phone-5-closed")
+    in_view(aline.locator(".aftermath"), "battle-heros-fr-phone-5b-aftermath")
+    assert errors == []
+    for page in (gm, aline, bastien):  # close the sockets, so the server stops at once
+        page.context.close()
+    time.sleep(2)  # the server finishes the disconnections before the fixture stops it
