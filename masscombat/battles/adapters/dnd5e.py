@@ -397,6 +397,11 @@ class DnD5e(Adapter):
             _drop_unused(solo, solo.get("action", "none"))
         return merged
 
+    def declaration_form(self, viewer, key: str, kind: str, ref: str, answer: dict, declared: dict,
+                         posted=None) -> tuple[dict, str]:
+        side = None if viewer.is_gm else viewer.side
+        return {**answer, "options": self.form_options(answer.get("options", []), viewer.battle.state, side)}, ""
+
     def form_options(self, options: list[dict], state: dict, side: str | None) -> list[dict]:
         """The options a declaration form offers ``side`` (None: the GM).
 
@@ -455,7 +460,7 @@ class DnD5e(Adapter):
         if isinstance(value, dict):
             return _dict_label(self, value)
         if isinstance(value, list):
-            return " → ".join(self.value_label(item) for item in value) if not _is_square(value) else _square(value)
+            return " → ".join(self.value_label(item) for item in value) if not _is_square(value) else self.cell_label(value)
         if isinstance(value, str) and value not in self.value_labels:
             found = ENGINE_ID.match(value)
             if found:
@@ -553,10 +558,6 @@ def _engine_value(path: str, value):
         return [v if isinstance(v, dict) else {"side": v, "vp": 1, "reason": "GM"} for v in value]
     if last == "isolation_overrides" and isinstance(value, str):
         return {value: False}
-    if last == "adjustments":
-        return [v for v in value if isinstance(v, dict)]
-    if last == "solo_fallbacks" and not isinstance(value, dict):
-        return _DROP
     return value
 
 
@@ -598,20 +599,6 @@ def _names_any(value, ids: set[str]) -> bool:
 def _is_square(value) -> bool:
     return isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool)
                                                                for v in value)
-
-
-def _column(x: int) -> str:
-    letters = ""
-    x += 1
-    while x:
-        x, rest = divmod(x - 1, 26)
-        letters = chr(65 + rest) + letters
-    return letters
-
-
-def _square(value) -> str:
-    """A square as the map's rulers would say it: column letter(s), then row number from 1."""
-    return f"{_column(value[0])}{value[1] + 1}"
 
 
 def _dict_label(adapter: DnD5e, value: dict) -> str:

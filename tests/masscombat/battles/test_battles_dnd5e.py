@@ -16,8 +16,8 @@ from django.test.utils import CaptureQueriesContext
 from django.db import connection
 from django.urls import reverse
 
-from masscombat.battles import adapters, demo_dnd5e, selectors, services
-from masscombat.battles.models import Battle
+from masscombat.battles import adapters, demo_dnd5e, live, selectors, services
+from masscombat.battles.models import Battle, BattleEvent
 from masscombat.campaigns import services as campaign_services
 from masscombat.core.permissions import Role
 from masscombat.maps import demo as maps_demo
@@ -274,6 +274,31 @@ def _hide(battle, stand, at):
     state["stands"][stand].update(hidden=True, position=at)
     Battle.objects.filter(pk=battle.pk).update(state=state)
     battle.refresh_from_db()
+
+
+def test_a_hidden_stand_never_reaches_the_other_side(dnd_battle, client_for, gm, player, other_player):
+    archers = _unit(dnd_battle, "B", "Archers hobgobelins")
+    hidden = dnd_battle.state["units"][archers]["stands"][0]
+    _hide(dnd_battle, hidden, [5, 2])  # next to Pippin's hero, within reach of his greataxe
+    where = dnd_battle.state["stands"][hidden]["position"]
+    client = client_for(player)
+    pages = [client.get(dnd_battle.get_absolute_url())] + [
+        client.get(reverse("battles:part", args=[dnd_battle.pk, name])) for name in ("status", "declare", "reports", "map")]
+    for page in pages:
+        assert page.status_code == 200
+        assert hidden not in page.content.decode()
+    assert not any(p["id"] == hidden for p in adapters.get("dnd5e").map_pieces(
+        dnd_battle, selectors.visible_state(selectors.viewer(player, selectors.Action.BATTLE_VIEW, dnd_battle.pk)),
+        selectors.viewer(player, selectors.Action.BATTLE_VIEW, dnd_battle.pk)))
+    # its own side and the GM see it
+    assert hidden in client_for(other_player).get(dnd_battle.get_absolute_url()).content.decode()
+    assert hidden in client_for(gm).get(dnd_battle.get_absolute_url()).content.decode()
+    # a round later the events sent over the websocket carry no position at all
+    services.resolve_round(gm, dnd_battle.pk, expected_round=1)
+    for event in BattleEvent.objects.filter(battle=dnd_battle):
+        message = json.dumps(live.as_message(event))
+        assert hidden not in message and str(where) not in message
+        assert not {"position", "at", "from", "to", "move"} & set(event.payload)
 
 
 def test_options_offer_no_hidden_enemy_to_target(dnd_battle):
