@@ -2,32 +2,22 @@
 
 The GM (desktop, English), Aline (side A, a 390x844 phone, French) and
 Bastien (side B, desktop, English).  Aline moves her spears with two taps on
-the map (the unit, then a highlighted hex), the GM resolves; Bastien's
-connection drops and comes back in the middle of his bound, he moves his
-warband and the GM resolves again; then the GM ends the battle and writes the
-aftermath to the rosters.
+the map (the unit, then a highlighted hex) and the GM resolves while
+Bastien's connection is down; it comes back, his page catches up with the
+bound he missed, he moves his warband and the GM resolves again; then the GM
+ends the battle and writes the aftermath to the rosters.
 """
 
 import json
 import time
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.masscombat.battles.test_battles_browser import DESKTOP, PHONE, SHOTS, log_in
+
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=15_000)
-
-SCREENSHOTS = Path(__file__).resolve().parents[3] / ".screenshots"
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
-DESKTOP = {"viewport": {"width": 1280, "height": 900}}
-
-
-def log_in(page, base, username):
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", "masscombat-demo")
-    page.locator("main button[type=submit]").click()
 
 
 def open_battle(page):
@@ -39,7 +29,7 @@ def open_battle(page):
 def in_view(locator, name):
     """A shot of one part of the page as the phone shows it (a full page is too long to read)."""
     locator.scroll_into_view_if_needed()
-    locator.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    locator.page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
 def no_sideways_scroll(page):
@@ -80,6 +70,15 @@ def piece_on(page, unit, cell):
     }""", arg=[unit, cell], timeout=15_000)
 
 
+def declare_and_resolve(gm, page, unit, button, number):
+    """The player declares the unit's form; the GM, who sees it declared, resolves round ``number``."""
+    page.locator(f'form[data-participant="unit:{unit}"]').get_by_role("button", name=button).click()
+    expect(page.locator(f'form[data-participant="unit:{unit}"].declared')).to_be_visible()
+    expect(gm.locator(f'.slot.done[data-key="unit:{unit}"]')).to_be_visible()
+    gm.get_by_role("button", name=f"Resolve round {number}").click()
+    expect(gm.locator(".round-head h2")).to_have_text(f"Round {number + 1}")
+
+
 def test_a_heros_battle_on_the_hex_map(browser, daphne_server, screenshot):
     base = daphne_server(demo=True)
     gm = browser.new_context(locale="en-GB", **DESKTOP).new_page()
@@ -99,35 +98,29 @@ def test_a_heros_battle_on_the_hex_map(browser, daphne_server, screenshot):
     screenshot(aline, "battle-heros-fr-phone-1-room")
     screenshot(gm, "battle-heros-en-desktop-1-room")
 
-    # Bound 1, side A: Aline moves her spears with two taps and declares.
+    # Bound 1, side A: Aline moves her spears with two taps while Bastien's connection is down.
+    bastien_context.set_offline(True)
+    expect(bastien.locator("#live-status.online")).to_have_count(0)
     end = move_by_taps(aline, "a-lanciers", lambda target: target.tap(), forward=1)
     screenshot(aline, "battle-heros-fr-phone-2-path")
     in_view(aline.locator("#battle-map"), "battle-heros-fr-phone-2b-path-map")
-    form = aline.locator('form[data-participant="unit:a-lanciers"]')
-    in_view(form, "battle-heros-fr-phone-2c-path-form")
-    form.get_by_role("button", name="Déclarer").click()
-    expect(aline.locator('form[data-participant="unit:a-lanciers"].declared')).to_be_visible()
-    expect(gm.locator('.slot.done[data-key="unit:a-lanciers"]')).to_be_visible()
-    gm.get_by_role("button", name="Resolve round 1").click()
-    expect(gm.locator(".round-head h2")).to_have_text("Round 2")
-    for page in (gm, aline, bastien):
+    in_view(aline.locator('form[data-participant="unit:a-lanciers"]'), "battle-heros-fr-phone-2c-path-form")
+    declare_and_resolve(gm, aline, "a-lanciers", "Déclarer", 1)
+    for page in (gm, aline):
         piece_on(page, "a-lanciers", end)
     expect(aline.locator("#battle-reports .report").first).to_contain_text("Tour 1")
     screenshot(aline, "battle-heros-fr-phone-3-bound-1")
     in_view(aline.locator("#battle-reports .report").first, "battle-heros-fr-phone-3b-report")
     screenshot(gm, "battle-heros-en-desktop-2-bound-1")
-
-    # Bound 2, side B: Bastien's connection drops and comes back; he then moves his warband.
-    bastien_context.set_offline(True)
-    expect(bastien.locator("#live-status.online")).to_have_count(0)
     screenshot(bastien, "battle-heros-en-desktop-3-offline")
+
+    # Bound 2, side B: Bastien is back, catches up with what he missed, and moves his warband.
     bastien_context.set_offline(False)
     expect(bastien.locator("#live-status.online")).to_be_visible()
+    piece_on(bastien, "a-lanciers", end)
+    expect(bastien.locator("#battle-reports .report").first).to_contain_text("Round 1")
     end = move_by_taps(bastien, "b-guerriers", lambda target: target.click(), forward=-1)
-    bastien.locator('form[data-participant="unit:b-guerriers"]').get_by_role("button", name="Declare").click()
-    expect(gm.locator('.slot.done[data-key="unit:b-guerriers"]')).to_be_visible()
-    gm.get_by_role("button", name="Resolve round 2").click()
-    expect(gm.locator(".round-head h2")).to_have_text("Round 3")
+    declare_and_resolve(gm, bastien, "b-guerriers", "Declare", 2)
     for page in (gm, aline, bastien):
         piece_on(page, "b-guerriers", end)
     expect(bastien.locator("#battle-reports .report").first).to_contain_text("Round 2")
