@@ -154,8 +154,8 @@ class SeventhSea(Adapter):
         return {**answer, "options": offers.hero_options(options, offer)}, " ".join(notes)
 
     def may_see(self, viewer, entry: dict) -> bool:
-        """Not the other side's offers: a pending opportunity is its hero's side's to know (S11.2)."""
-        if viewer.is_gm or (entry.get("type") or entry.get("key")) not in ("opportunity_offered", "opportunity.offered"):
+        """Not the other side's offers, nor their answers when nothing started: its hero's side's to know (S11.2)."""
+        if viewer.is_gm or (entry.get("type") or entry.get("key", "")).replace("_", ".") not in SECRET_OFFERS:
             return True
         hero_id = entry.get("hero_id") or (entry.get("params") or {}).get("hero_id")
         return any(hero["id"] == hero_id and hero["side"] in viewer.sides for hero in viewer.battle.state.get("heroes", []))
@@ -167,9 +167,9 @@ class SeventhSea(Adapter):
 
     def offer_note(self, offer: dict, viewer) -> str:
         """The offer in words, with the terms the GM set (S11.1: "a short description of costs and gains")."""
-        intro = gettext("The game master offers: %(name)s.") if viewer.is_gm else gettext(
-            "The game master offers you: %(name)s.")
-        return " ".join([intro % {"name": self.value_label(offer["type"])}, self.terms(offer, viewer)])
+        intro = gettext("The game master offers: %(name)s") if viewer.is_gm else gettext(
+            "The game master offers you: %(name)s")
+        return " — ".join([intro % {"name": self.value_label(offer["type"])}, self.terms(offer, viewer)])
 
     def terms(self, offer: dict, viewer) -> str:
         """What the opportunity costs and brings, in a sentence (the engine applies it; this only tells it)."""
@@ -258,6 +258,9 @@ class SeventhSea(Adapter):
         return updates
 
 
+# Events (``opportunity_offered``) and log steps (``opportunity.offered``) that tell of an offer: an
+# offer, and an answer that started nothing, stay with the hero's side (a started one shows in the state).
+SECRET_OFFERS = frozenset({"opportunity.offered", "opportunity.declined", "opportunity.lapsed"})
 TERMS = {
     "medic": _("You spend the round tending the wounded: no fighting, no roll, no Leadership help; then your "
                "flesh wounds are healed and one dramatic wound closes."),

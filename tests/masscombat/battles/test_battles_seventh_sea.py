@@ -134,11 +134,16 @@ def test_the_other_side_never_sees_the_offer_nor_the_answer(offered, client_for,
     assert "An easy shot!" in master
 
 
-def test_an_unanswered_offer_lapses_without_blocking_the_round(offered, client_for, gm):
+def test_an_unanswered_offer_lapses_without_blocking_the_round(offered, client_for, gm, player, other_player):
     _offer(client_for(gm), offered, "push_them_back")
     resolved = _declare_and_resolve(offered, gm, {key: data for key, data in ROUND_1.items()})
     assert resolved.declarations["heroes"]["lucie"] == {"engagement": "engaged"}
     assert {"type": "opportunity_lapsed", "hero_id": "lucie", "opportunity": None} in resolved.events
+    # An answer that started nothing stays with Lucie's side too, in the events and in the log.
+    own = _page(client_for(player), offered, "reports")
+    assert "Heroic opportunity lapsed" in own and "lapses" in own
+    other = _page(client_for(other_player), offered, "reports")
+    assert "Heroic opportunity lapsed" not in other and "lapses" not in other and "offered a heroic" not in other
 
 
 def test_an_answer_to_an_offer_the_gm_changed_lapses(offered, client_for, gm, player):
