@@ -263,3 +263,10 @@ def test_a_heartbeat_for_a_deleted_battle_writes_nothing(battle, player):
     Battle.objects.filter(pk=battle_id).delete()
     presence.safe_beat(battle_id, player, "daphne.alive!4")
     assert not Connection.objects.exists()
+
+
+def test_the_gm_page_shows_no_ghost(battle, client_for, gm, player, other_player):
+    _ghost(battle, other_player)
+    Connection.objects.create(battle=battle, user=player, channel_name="daphne.alive!5")
+    page = client_for(gm).get(battle.get_absolute_url()).content.decode()
+    assert '<span class="online">Pippin</span>' in page and "Merry" not in page.split("Here now")[1].split("</p>")[0]
