@@ -52,20 +52,23 @@ class Mover:
         self.b.log.add("S5.7.2", "move.blocked", "{actor} stops before step {step}: {reason}.",
                        actor=self.cid, step=index, reason=reason)
 
+    def may_cross(self, oid: str) -> bool | str:
+        """S6.15: whether this creature may pass through occupant ``oid`` (a string: only under a condition)."""
+        if self.b.enemy_of(self.cid, oid):
+            category = "enemy_stand" if oid in self.b.stands else "enemy_solo"
+        elif oid in self.b.stands:
+            regiment = self.b.unit_of(oid)["type"] == "regiment"
+            category = "allied_regiment_stand" if regiment else "allied_skirmisher_stand"
+        else:
+            category = "allied_detached_solo"
+        return OCCUPANCY["stand" if self.is_stand else "detached_solo"][category][0]
+
     def blocker(self, box: Box, last_of_move: bool) -> str | None:
         """S6.15: why ``box`` cannot be crossed (``occupied``), or None."""
-        mover = "stand" if self.is_stand else "detached_solo"
         for oid, obox in self.b.occupants():
             if oid == self.cid or not box.overlaps(obox):
                 continue
-            if self.b.enemy_of(self.cid, oid):
-                category = "enemy_stand" if oid in self.b.stands else "enemy_solo"
-            elif oid in self.b.stands:
-                regiment = self.b.unit_of(oid)["type"] == "regiment"
-                category = "allied_regiment_stand" if regiment else "allied_skirmisher_stand"
-            else:
-                category = "allied_detached_solo"
-            may_cross = OCCUPANCY[mover][category][0]
+            may_cross = self.may_cross(oid)
             if may_cross is True:
                 continue
             if isinstance(may_cross, str) and last_of_move and oid == self.join:

@@ -5,12 +5,10 @@ form built from the allowed values is always accepted (S9.13.3, S11.2).
 
 from __future__ import annotations
 
-from collections import deque
-
 from rules.dnd5e.battle import Battle
 from rules.dnd5e.geometry import DIRECTIONS, Box, dist, squares_range
-from rules.dnd5e.movement import Mover
 from rules.dnd5e.adjustments import free_and_enterable
+from rules.dnd5e.reachability import reachable
 from rules.dnd5e.orders import AdjustmentType, bonus_problem, stand_own_actions, unit_actions
 from rules.dnd5e.sheets import attacks_per_action, reach_bonus_attack
 
@@ -23,58 +21,6 @@ def option(path: str, label: str, type_: str, *, allowed=None, default=None, req
         out["allowed"] = allowed
     out.update(extra)
     return out
-
-
-def reachable(b: Battle, cid: str, dashing: bool, disengaging: bool) -> list[list[list[int]]]:
-    """Cheapest paths to every anchor where the creature could end a ``move`` now (S5.7).
-
-    Each path is a list of anchors, ready to be declared as ``move``.
-    """
-    start = tuple(b.stands[cid]["position"] if cid in b.stands else b.solos[cid]["position"])
-    probe = Mover(b, cid, dashing=dashing, disengaging=disengaging)
-    if cid in b.stands and not disengaging and b.adjacent_enemy_stand(cid):
-        return []
-    best = {start: 0}
-    parent: dict[tuple, tuple] = {}
-    queue = deque([start])
-    size = probe.size
-    entity = b.stands.get(cid) or b.solos[cid]
-    saved = entity["position"]
-    while queue:
-        pos = queue.popleft()
-        for dx, dy in DIRECTIONS.values():
-            nxt = (pos[0] + dx, pos[1] + dy)
-            new = Box(nxt, size)
-            if not new.on_grid(b.terrain.width, b.terrain.height):
-                continue
-            cost = best[pos] + b.terrain.step_cost(Box(pos, size), (dx, dy))
-            if cost > probe.allowance or cost >= best.get(nxt, 10**9):
-                continue
-            entered = [sq for sq in new.squares() if not Box(pos, size).contains(sq)]
-            if any(b.terrain.terrain(sq) == "deep_water" for sq in entered) and not b.can_swim(cid):
-                continue
-            if probe.blocker(new, False):
-                continue
-            best[nxt] = cost
-            parent[nxt] = pos
-            if cid in b.stands and not disengaging:
-                # a stand that arrives next to an enemy stand can go no further (S5.7.2)
-                entity["position"] = list(nxt)
-                blocked = b.adjacent_enemy_stand(cid)
-                entity["position"] = saved
-                if blocked:
-                    continue
-            queue.append(nxt)
-    paths = []
-    for end in sorted(best, key=lambda p: (p[1], p[0])):
-        if end == start or not probe.may_stop(Box(end, size), False):
-            continue
-        path, node = [], end
-        while node != start:
-            path.append(list(node))
-            node = parent[node]
-        paths.append(path[::-1])
-    return paths
 
 
 def attack_options(b: Battle, cid: str, base: str) -> list[dict]:
@@ -149,12 +95,12 @@ def _ring(box: Box) -> list[tuple[int, int]]:
     return sorted(out, key=lambda s: (s[1], s[0]))
 
 
-def stand_options(b: Battle, uid: str, index: int, sid: str, base: str) -> list[dict]:
+def stand_options(b: Battle, uid: str, index: int, sid: str, base: str, costs: dict) -> list[dict]:
     u = b.units[uid]
     p = b.profile(sid)
     path = f"{base}.stands[{index}]"
     opts = [option(f"{path}.stand", "Stand", "choice", allowed=[sid], default=sid, required=True)]
-    moves = reachable(b, sid, False, False)
+    moves = reachable(b, sid, False, False, costs)
     opts.append(option(f"{path}.move", "Path before the action (one of the paths)", "list", default=[],
                        allowed=moves, max=b.allowance(sid, False), dash_max=b.allowance(sid, True)))
     opts.append(option(f"{path}.move_after", "Path after the action (squares)", "list", default=[],
@@ -192,8 +138,9 @@ def unit_options(b: Battle, uid: str) -> tuple[bool, list[dict]]:
         opts.append(option(f"{base}.configuration", "New configuration (with Configure)", "choice",
                            allowed=[c for c in ("support", "defense", "march") if c != u["configuration"]]))
     in_play = [s for s in u["stands"] if b.in_play(s)]
+    costs: dict = {}  # step costs, shared by the stands' path searches
     for i, sid in enumerate(in_play):
-        opts += stand_options(b, uid, i, sid, base)
+        opts += stand_options(b, uid, i, sid, base, costs)
     if u["broken"] and u["commander"] is not None:
         opts.append(option(f"{base}.if_rallied", "Orders if the commander rallies the unit", "object", default=None,
                            allowed=[a for a, why in unit_actions(b, uid, broken=False).items() if why is None]))
