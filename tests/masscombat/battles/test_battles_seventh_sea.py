@@ -186,3 +186,35 @@ def test_the_gm_answers_for_an_absent_player(offered, client_for, gm):
     assert response.status_code == 302
     resolved = _declare_and_resolve(offered, gm, {"side:a": ROUND_1["side:a"], "side:b": ROUND_1["side:b"]})
     assert resolved.output["report"]["opportunities"]["lucie"]["reputation_lost"] == 5
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_other_sides_socket_hears_who_declared_never_what(offered, client_for, gm, player, other_player):
+    import json
+
+    from asgiref.sync import async_to_sync
+    from channels.db import database_sync_to_async
+
+    from tests.masscombat.battles.test_battles_websocket import drain, joined
+
+    _offer(client_for(gm), offered, "easy_shot")
+    services.declare(player, offered.pk, "hero:lucie",
+                     {"heroes.lucie.engagement": "engaged", "heroes.lucie.opportunity.type": "easy_shot",
+                      "heroes.lucie.opportunity.accept": False}, expected_round=2)
+
+    gm_client = client_for(gm)
+
+    async def scenario():
+        other, caught_up = await joined(other_player, offered.pk)  # everything since the battle began
+        own, _own_caught_up = await joined(player, offered.pk)
+        await database_sync_to_async(_offer)(gm_client, offered, "medic")  # the GM changes his offer live
+        heard, own_heard = await drain(other), await drain(own)
+        await other.disconnect()
+        await own.disconnect()
+        return caught_up + heard, own_heard
+
+    heard, own_heard = async_to_sync(scenario)()
+    assert {"participant": "gm", "round": 2} in [m["payload"] for m in heard if m.get("kind") == "declared"]
+    assert {"participant": "gm", "round": 2} in [m["payload"] for m in own_heard if m.get("kind") == "declared"]
+    text = json.dumps(heard)
+    assert "easy_shot" not in text and "medic" not in text and "opportunit" not in text

@@ -159,7 +159,7 @@ def _synapse_states():
     """The spec's battle, then rounds where every formation attacks what its options name (pinned seeds)."""
     setup = json.loads(SYNAPSE_EXAMPLES.read_text(encoding="utf-8"))["new-battle"][0]  # the spec's S9.12 battle
     state = registry.run("synapse", "new-battle", setup, seed=5)["state"]
-    states = [state]
+    states, events = [state], []
     for seed in range(1, 8):
         if state["status"] != "ongoing":
             break
@@ -175,15 +175,16 @@ def _synapse_states():
                     if action == "attack":
                         orders[fid]["target"] = options[f"sides.{side}.orders.{fid}.target"]["default"]
             declarations["sides"][side] = {"orders": orders}
-        state = registry.run("synapse", "resolve-round", {"state": state, "declarations": declarations},
-                             seed=seed)["state"]
+        out = registry.run("synapse", "resolve-round", {"state": state, "declarations": declarations}, seed=seed)
+        state = out["state"]
         states.append(state)
-    return states
+        events += out["events"]
+    return states, events
 
 
 def test_synapse_options_all_have_our_labels():
     adapter = adapters.get("synapse")
-    states = _synapse_states()
+    states, _events = _synapse_states()
     participants = [{"kind": "side", "id": "A"}, {"kind": "side", "id": "B"}, {"kind": "gm", "id": "gm"}]
     options = []
     for state in states:
@@ -209,7 +210,7 @@ def test_round_events_and_aftermath_values_have_our_labels():
         assert sorted(word for word in words if not _translated(sea.value_labels.get(word))) == []
 
     synapse = adapters.get("synapse")
-    states = _synapse_states()
+    states, _events = _synapse_states()
     words = {status for state in states for formation in state["formations"].values()
              for status in (formation["status"], formation.get("damage_state")) if status}
     aftermath = registry.run("synapse", "end-battle", {"state": states[-1], "winner": "A"})
@@ -226,3 +227,40 @@ def test_labels_read_differently_in_french(slug):
     with translation.override("fr"):
         french = {key: str(label) for key, label in {**adapter.option_labels, **adapter.value_labels}.items()}
     assert all(label and label != key for key, label in french.items())
+
+
+def _rendered(template: str, slug: str, state: dict, **context) -> str:
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+
+    from masscombat.battles.models import Battle
+
+    battle = Battle(ruleset=slug, state=state, name="x")
+    viewer = SimpleNamespace(is_gm=True, sides=set(), participant=lambda key: None)
+    with translation.override("fr"):
+        return render_to_string(template, {"battle": battle, "viewer": viewer, **context})
+
+
+def test_the_reports_and_aftermaths_show_engine_words_in_french():
+    states, events = _synapse_states()
+    aftermath = registry.run("synapse", "end-battle", {"state": states[-1]})
+    html = _rendered("battles/report/synapse.html", "synapse", states[-1], report={"events": events})
+    html += _rendered("battles/aftermath/synapse.html", "synapse", states[-1], aftermath=aftermath)
+    words = {event["type"] for event in events} | {side["result"] for side in aftermath["sides"].values()}
+    assert {"command_test", "attack", "battle_over"} <= words
+    assert [word for word in words if word in html] == []
+    assert "Test de commandement" in html and "Fin de la bataille" in html
+
+    _states, pending = _seventh_sea_states()
+    declarations = {**SEVENTH_SEA_ROUND, "heroes": {
+        "lucie": {"engagement": "front_line", "opportunity": {"type": "push_them_back", "accept": True}},
+        "gaston": {"engagement": "engaged"}}}
+    out = registry.run("seventh_sea", "resolve-round", {"state": pending, "declarations": declarations}, seed=7)
+    html = _rendered("battles/report/seventh_sea.html", "seventh_sea", out["state"],
+                     output={"report": out["report"]}, report={"events": out["events"]})
+    assert "Opportunité héroïque lancée" in html and "Repoussez-les !" in html
+    assert "push_them_back" not in html and "opportunity_started" not in html
+    aftermath = registry.run("seventh_sea", "end-battle", {"state": out["state"], "winner": "b"})
+    html = _rendered("battles/aftermath/seventh_sea.html", "seventh_sea", out["state"], aftermath=aftermath)
+    assert "moitié (camp vaincu" in html and "en entier (camp vainqueur)" in html
