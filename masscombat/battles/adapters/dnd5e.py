@@ -217,6 +217,18 @@ class DnD5e(Adapter):
         "battle_over": gettext_lazy("End of the battle"),
         "unit": gettext_lazy("unit"),
         "solo": gettext_lazy("solo"),
+        # Why a turn is skipped, a move stops, a dying solo's saves end (S9.13.4).
+        "surprised": gettext_lazy("surprised"),
+        "attached": gettext_lazy("acts with its stand"),
+        "acted": gettext_lazy("has already acted"),
+        "cannot_act": gettext_lazy("cannot act"),
+        "unplaced": gettext_lazy("awaits a place"),
+        "path_broken": gettext_lazy("the path is broken"),
+        "enemy_adjacent": gettext_lazy("next to an enemy"),
+        "insufficient_movement": gettext_lazy("not enough movement"),
+        "impassable_terrain": gettext_lazy("impassable terrain"),
+        "occupied": gettext_lazy("the square is taken"),
+        "revived": gettext_lazy("back on its feet"),
     }
 
     # -- setup ------------------------------------------------------------------

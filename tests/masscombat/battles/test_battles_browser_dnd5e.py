@@ -110,8 +110,9 @@ def test_a_dnd5e_battle_played_on_the_map(browser, daphne_server, screenshot):
     screenshot(aline, "battle-dnd5e-fr-phone-4-offline")
     aline.context.set_offline(False)
     expect(aline.locator("#live-status.online")).to_be_visible(timeout=30_000)
-    expect(aline.locator("#battle-reports .report").first).to_contain_text("2", timeout=30_000)
-    expect(aline.locator(".round-head h2")).to_contain_text("3")
+    expect(aline.locator(".round-head h2")).to_have_text("Tour 3", timeout=30_000)
+    expect(aline.locator("#battle-reports .report").first).to_contain_text("Tour 2")
+    expect(aline.locator("#battle-reports .report").first).to_contain_text("Archers hobgobelins 1 attaque")
     no_sideways_scroll(aline)
     screenshot(aline, "battle-dnd5e-fr-phone-5-caught-up")
 

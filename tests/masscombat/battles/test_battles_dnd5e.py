@@ -383,7 +383,7 @@ def test_the_room_reports_the_round_and_the_aftermath_in_words(dnd_battle, clien
     assert "Victory points" in page
     services.end_battle(gm, dnd_battle.pk, None)
     page = client_for(gm).get(dnd_battle.get_absolute_url()).content.decode()
-    assert "draw" in page and "Units still fielded" in page
+    assert "Draw" in page and "Units still fielded" in page
 
 
 def test_forms_leave_out_what_they_cannot_build_or_what_no_action_uses(dnd_battle):
