@@ -11,7 +11,7 @@ import json
 import re
 
 import pytest
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.test.utils import CaptureQueriesContext
 from django.db import connection
 from django.urls import reverse
@@ -145,6 +145,18 @@ def test_placement_moves_one_piece_and_the_engine_judges_it(dnd_battle):
         adapter.placement(dnd_battle.setup["input"], chief, [5, 8])
     with pytest.raises(ValidationError):
         adapter.placement(dnd_battle.setup["input"], "nobody", [5, 8])
+
+
+def test_the_gm_places_a_stand_before_round_one_and_the_engine_refuses_deep_water(dnd_battle, gm, player):
+    stand = dnd_battle.state["units"][_unit(dnd_battle, "B", "Ligne hobgobeline")]["stands"][0]
+    with pytest.raises(PermissionDenied):
+        services.place(player, dnd_battle.pk, stand, [5, 8], expected_version=dnd_battle.version)
+    battle = services.place(gm, dnd_battle.pk, stand, [5, 8], expected_version=dnd_battle.version)
+    assert battle.state["stands"][stand]["position"] == [5, 8]
+    assert battle.setup["input"]["units"][_unit(dnd_battle, "B", "Ligne hobgobeline")]["stands"][0]["position"] == [5, 8]
+    with pytest.raises(ValidationError):  # the river's deep water, and hobgoblins do not swim
+        services.place(gm, battle.pk, stand, [10, 0], expected_version=battle.version)
+    assert Battle.objects.get(pk=battle.pk).state["stands"][stand]["position"] == [5, 8]
 
 
 # -- declarations and rounds ---------------------------------------------------------------
