@@ -7,10 +7,13 @@ a rule.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from django.core.cache import cache
 from django.http import Http404
 
 from masscombat.battles import adapters, live, presence
@@ -90,19 +93,55 @@ def declarations(battle: Battle, number: int | None = None) -> dict[str, Declara
     return {d.participant: d for d in battle.declarations.filter(round=number).select_related("declared_by")}
 
 
+OPTIONS_CACHE_SECONDS = 6 * 3600
+
+
 def options_for(battle: Battle, participant_key: str, kind: str, ref: str) -> dict:
     """The engine's answer to "what may this participant declare now?".
 
     A participant the engine no longer knows (a corps merged away, say) has
     nothing to declare: the page shows the rest rather than fail.
+
+    The answer depends only on the battle's state, yet the engine can take
+    milliseconds per unit (every legal path of every D&D 5e stand) and a room
+    asks for every participant on every load and htmx refresh.  So answers are
+    kept twice: in a memo on this ``Battle`` object, so that ``expected()`` and
+    the forms of one request share them, and in Django's cache (Redis, shared
+    by every server process and tolerant of Redis being away; this process's
+    memory without Redis), so that the next request and the other viewers
+    reuse them.  The cache key names the battle, its ``version`` (bumped by
+    every service that writes ``state``) and a digest of the state itself: a
+    state written without a bump, or a database rebuilt under a long-lived
+    Redis, can never be answered from another state's entry.  Callers must
+    not change the answer they get (it is shared).
     """
-    participant = {"kind": kind, "id": ref or kind}
-    try:
-        return registry.run(battle.ruleset, "declaration-options",
-                            {"state": battle.state, "participant": participant})
-    except InvalidInput as exc:
-        logger.warning("declaration-options refused %s in battle %s: %s", participant_key, battle.pk, exc)
-        return {"options": [], "must_declare": False}
+    memo = _options_memo(battle)
+    cache_key = f"battle-options:{battle.pk}:{battle.version}:{memo['digest']}:{battle.ruleset}:{kind}:{ref}"
+    if cache_key in memo["answers"]:
+        return memo["answers"][cache_key]
+    answer = cache.get(cache_key)
+    if answer is None:
+        participant = {"kind": kind, "id": ref or kind}
+        try:
+            answer = registry.run(battle.ruleset, "declaration-options",
+                                  {"state": battle.state, "participant": participant})
+        except InvalidInput as exc:
+            logger.warning("declaration-options refused %s in battle %s: %s", participant_key, battle.pk, exc)
+            answer = {"options": [], "must_declare": False}
+        cache.set(cache_key, answer, OPTIONS_CACHE_SECONDS)
+    memo["answers"][cache_key] = answer
+    return answer
+
+
+def _options_memo(battle: Battle) -> dict:
+    """This object's answers so far, started again whenever its state object or version changes."""
+    memo = battle.__dict__.get("_options_memo")
+    if memo is None or memo["state"] is not battle.state or memo["version"] != battle.version:
+        encoded = json.dumps(battle.state, sort_keys=True, separators=(",", ":")).encode()
+        memo = {"state": battle.state, "version": battle.version, "answers": {},
+                "digest": hashlib.blake2b(encoded, digest_size=16).hexdigest()}
+        battle.__dict__["_options_memo"] = memo
+    return memo
 
 
 def expected(battle: Battle, participants: list[BattleParticipant]) -> dict[str, dict]:
