@@ -218,3 +218,14 @@ def test_the_other_sides_socket_hears_who_declared_never_what(offered, client_fo
     assert {"participant": "gm", "round": 2} in [m["payload"] for m in own_heard if m.get("kind") == "declared"]
     text = json.dumps(heard)
     assert "easy_shot" not in text and "medic" not in text and "opportunit" not in text
+
+
+def test_a_started_opportunity_shows_in_both_sides_states(offered, client_for, gm, player, other_player):
+    _offer(client_for(gm), offered, "rescue_comrade")
+    services.declare(player, offered.pk, "hero:lucie",
+                     {"heroes.lucie.opportunity.type": "rescue_comrade", "heroes.lucie.opportunity.accept": True},
+                     expected_round=2)
+    resolved = _declare_and_resolve(offered, gm, {"side:a": ROUND_1["side:a"], "side:b": ROUND_1["side:b"]})
+    assert resolved.state_before["heroes"][0]["effects"] == []
+    for user in (player, other_player):  # running effects are public once a round revealed them (visible-state)
+        assert "<em>To the rescue!</em>" in _page(client_for(user), offered, "reports")
