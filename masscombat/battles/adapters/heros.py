@@ -234,7 +234,11 @@ class Heros(Adapter):
                     continue
                 placed = {**unit, "id": prefixed(side, unit.get("id")), "corps_id": prefixed(side, unit.get("corps_id")),
                           "position": None, "facing": EDGES[edge], "rank": "front"}
-                if placed.get("status", "active") == "active" and free:
+                if placed.get("status", "active") == "active":
+                    if not free:
+                        raise ValidationError({f"deploy_{side}": _(
+                            "%(army)s has more units than free hexes along its edge: choose a larger map.")
+                            % {"army": army.name}})
                     placed["position"] = free.pop(0)
                     taken.add((placed["position"]["col"], placed["position"]["row"]))
                     if unit.get("troop_type") not in NO_RIDERS and not unit.get("character_unit"):
@@ -278,7 +282,11 @@ class Heros(Adapter):
         if unit is not None:
             if unit.get("position") is None:
                 raise ValidationError({"piece": _("This unit is not on the map yet.")})
-            unit["position"] = cell
+            if unit["position"] != cell:  # onto a friendly unit: behind it, as a move would end (S5.5.4)
+                side = piece_id.split("-", 1)[0]
+                friends = [u for u in moved["units"] if u is not unit and u.get("position") == cell
+                           and u["id"].startswith(f"{side}-")]
+                unit["position"], unit["rank"] = cell, "rear" if friends else "front"
             return moved
         character = next((c for c in moved["characters"] if c["id"] == piece_id), None)
         if character is None:

@@ -225,7 +225,7 @@ def test_the_heros_player_moves_the_hero_and_his_choice_reaches_the_engine(battl
     assert [s["params"]["cost"] for s in done.log if s["key"] == "pa.cost"] == [1]
 
 
-def test_shooters_at_one_target_shoot_together_and_the_side_may_rally(battle):
+def test_shooters_at_one_target_shoot_together_a_pivot_is_a_move_and_the_side_may_rally(battle):
     class Row:  # the merge reads only the participant and its choices, and the battle's state
         def __init__(self, participant, data):
             self.participant, self.data, self.battle = participant, data, battle
@@ -235,9 +235,15 @@ def test_shooters_at_one_target_shoot_together_and_the_side_may_rally(battle):
         Row("unit:a-chevaliers", {"active.shootings[].target_id": "b-loups"}),
         Row("side:b", {"passive.rallies[]": {"general_id": "b-gorbag", "corps_id": "b-c1"}}),
         Row("side:a", {"active.actions[].use_cinc_extra_pa": True}),
+        Row("character:a-aldric", {"active.stars.a-lanciers": "a-aldric"}),
+        Row("unit:a-lanciers", {"active.actions[kind=move].facings.a-lanciers": 4}),
     ])
     assert merged == {
-        "active": {"shootings": [{"id": "s1", "shooters": ["a-archers", "a-chevaliers"], "target_id": "b-loups"}]},
+        "active": {"shootings": [{"id": "s1", "shooters": ["a-archers", "a-chevaliers"], "target_id": "b-loups"}],
+                   "stars": {"a-lanciers": "a-aldric"},
+                   "actions": [{"id": "a1", "kind": "move", "corps_id": "a-c1", "units": ["a-lanciers"],
+                                "paths": {"a-lanciers": []}, "facings": {"a-lanciers": 4},
+                                "use_cinc_extra_pa": True}]},
         "passive": {"rallies": [{"general_id": "b-gorbag", "corps_id": "b-c1", "moves": []}]}}
 
 
@@ -485,6 +491,23 @@ def test_the_engine_refuses_a_unit_on_an_enemy(battle, gm):
         HEROS.placement(battle.setup["input"], "a-lanciers", {"col": 16, "row": 0})
     with pytest.raises(ValidationError):
         HEROS.placement(battle.setup["input"], "nobody", {"col": 1, "row": 1})
+
+
+def test_a_unit_placed_on_a_friend_stands_behind_it(battle, gm):
+    lanciers = unit(battle.state, "a-lanciers")["position"]
+    moved = services.place(gm, battle.pk, "a-archers", lanciers, expected_version=battle.version)
+    assert unit(moved.state, "a-archers")["position"] == lanciers and unit(moved.state, "a-archers")["rank"] == "rear"
+    assert unit(moved.state, "a-lanciers")["rank"] == "front"
+
+
+def test_an_army_larger_than_its_band_is_refused_with_a_sentence(plain, gm):
+    plain["a"].data = {**plain["a"].data, "units": [
+        {**plain["a"].data["units"][0], "id": f"u{n}"} for n in range(60)]}
+    plain["a"].save()
+    with pytest.raises(ValidationError) as refused:
+        create(plain, gm)
+    assert refused.value.message_dict == {"deploy_a": [
+        "Ost de Valombre has more units than free hexes along its edge: choose a larger map."]}
 
 
 def test_a_character_placed_on_a_free_hex_stands_alone_there(battle, gm):
