@@ -411,8 +411,12 @@ class DnD5e(Adapter):
 
     def declaration_form(self, viewer, key: str, kind: str, ref: str, answer: dict, declared: dict,
                          posted=None) -> tuple[dict, str]:
+        """The form's options as :meth:`form_options` leaves them; a broken unit's orders are the GM's (S11.1)."""
+        state = viewer.battle.state
+        if kind == "unit" and not viewer.is_gm and state.get("units", {}).get(ref, {}).get("broken"):
+            return {**answer, "options": []}, ""
         side = None if viewer.is_gm else viewer.side
-        return {**answer, "options": self.form_options(answer.get("options", []), viewer.battle.state, side)}, ""
+        return {**answer, "options": self.form_options(answer.get("options", []), state, side)}, ""
 
     def form_options(self, options: list[dict], state: dict, side: str | None) -> list[dict]:
         """The options a declaration form offers ``side`` (None: the GM).

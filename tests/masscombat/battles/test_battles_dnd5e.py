@@ -221,6 +221,19 @@ def test_a_player_declares_only_for_what_they_play(dnd_battle, client_for, playe
     assert dnd_battle.declarations.get().declared_by == other_player
 
 
+def test_a_broken_units_orders_are_the_gms(dnd_battle, client_for, gm, other_player):
+    line = _unit(dnd_battle, "B", "Ligne hobgobeline")
+    state = copy.deepcopy(dnd_battle.state)
+    state["units"][line]["broken"] = True
+    Battle.objects.filter(pk=dnd_battle.pk).update(state=state)
+    marker = f'data-participant="unit:{line}"'
+    assert marker not in client_for(other_player).get(dnd_battle.get_absolute_url()).content.decode()
+    assert marker in client_for(gm).get(dnd_battle.get_absolute_url()).content.decode()
+    assert _post(client_for(other_player), dnd_battle, f"unit:{line}",
+                 {f"units.{line}.action": "disengage"}).status_code == 400
+    assert not dnd_battle.declarations.exists()
+
+
 def test_merged_declarations_follow_the_spec_structure():
     class Row:
         def __init__(self, data):
