@@ -96,6 +96,7 @@ def test_a_heros_battle_on_the_hex_map(browser, daphne_server, screenshot):
         expect(page.locator('svg.battle-map [data-piece="b-guerriers"]')).to_have_count(1)
     no_sideways_scroll(aline)
     screenshot(aline, "battle-heros-fr-phone-1-room")
+    in_view(aline.locator('form[data-participant="side:a"]'), "battle-heros-fr-phone-1b-forms")
     screenshot(gm, "battle-heros-en-desktop-1-room")
 
     # Bound 1, side A: Aline moves her spears with two taps while Bastien's connection is down.

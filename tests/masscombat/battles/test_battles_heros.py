@@ -514,3 +514,21 @@ def test_a_character_placed_on_a_free_hex_stands_alone_there(battle, gm):
     moved = services.place(gm, battle.pk, "a-grundi", {"col": 2, "row": 6}, expected_version=battle.version)
     grundi = character(moved.state, "a-grundi")
     assert grundi["position"] == {"col": 2, "row": 6} and grundi["stacked_on"] is None and grundi["engaged"]
+
+
+def test_the_gm_sets_the_battle_up_from_the_form(plain, gm, client_for):
+    url = reverse("battles:create", args=[plain["campaign"].pk])
+    page = client_for(gm).get(url).content.decode()
+    assert f'<option value="{plain["map"].pk}">Plaine de Cendres (16 × 12)</option>' in page
+    response = client_for(gm).post(url, {
+        "name": "Au sud", "army_a": plain["a"].pk, "army_b": plain["b"].pk, "heroes_b": [plain["hero"].pk],
+        "map": plain["map"].pk, "first_side": "b", "deploy_a": "south", "deploy_b": "north", "max_turns": 4})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    state = Battle.objects.get(name="Au sud").state
+    assert state["active_side"] == "b" and state["max_turns"] == 4
+    assert unit(state, "a-lanciers")["position"]["row"] == 9 and unit(state, "a-lanciers")["facing"] == 0
+    assert character(state, "b-grundi")["stacked_on"] == "b-guerriers"
+    same_edge = client_for(gm).post(url, {
+        "name": "Mêlée", "army_a": plain["a"].pk, "army_b": plain["b"].pk, "map": plain["map"].pk,
+        "first_side": "a", "deploy_a": "north", "deploy_b": "north"})
+    assert same_edge.status_code == 200 and "opposite edges" in same_edge.content.decode()
