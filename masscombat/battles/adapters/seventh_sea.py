@@ -158,7 +158,8 @@ class SeventhSea(Adapter):
         if viewer.is_gm or (entry.get("type") or entry.get("key", "")).replace("_", ".") not in SECRET_OFFERS:
             return True
         hero_id = entry.get("hero_id") or (entry.get("params") or {}).get("hero_id")
-        return any(hero["id"] == hero_id and hero["side"] in viewer.sides for hero in viewer.battle.state.get("heroes", []))
+        return any(hero["id"] == hero_id and hero["side"] in viewer.sides
+                   for hero in viewer.battle.state.get("heroes", []))
 
     def _imposed_note(self, level: str) -> str:
         if not level:
@@ -176,10 +177,11 @@ class SeventhSea(Adapter):
         kind = offer["type"]
         if kind == "easy_shot":
             tn = offer.get("tn")
-            return (gettext("One shot now with your attack Trait and knack against TN %(tn)s: a hit gives +3 "
-                            "Reputation and −3 to the enemy general's roll this round.") % {"tn": tn} if tn else
-                    gettext("One shot now with your attack Trait and knack against the TN the game master sets "
-                            "(20 by default): a hit gives +3 Reputation and −3 to the enemy general's roll this round."))
+            if tn:
+                return gettext("One shot now with your attack Trait and knack against TN %(tn)s: a hit gives +3 "
+                               "Reputation and −3 to the enemy general's roll this round.") % {"tn": tn}
+            return gettext("One shot now with your attack Trait and knack against the TN the game master sets "
+                           "(20 by default): a hit gives +3 Reputation and −3 to the enemy general's roll this round.")
         if kind == "prepare_to_die":
             loss = offer.get("refusal_reputation_loss")
             opponent = next((h["name"] for h in viewer.battle.state.get("heroes", [])

@@ -44,6 +44,10 @@ def _pin_an_offering_seed(database) -> None:
     raise AssertionError("no seed offers Lucie an opportunity in round 1")
 
 
+def lucie_form(page):
+    return page.locator('form[data-participant="hero:lucie"]')
+
+
 def _gm_declare(gm, summary: str, participant: str, choices: list[str]) -> None:
     gm.locator("details.gm-declare > summary", has_text=summary).click()
     form = gm.locator(f'form[data-participant="{participant}"]')
@@ -67,7 +71,7 @@ def test_the_gm_offers_an_opportunity_and_the_phone_accepts_it(browser, daphne_s
     side_a.locator("label.choice", has_text="Marche").click()
     side_a.get_by_role("button", name="Déclarer").click()
     expect(aline.locator('form[data-participant="side:a"].declared')).to_be_visible()
-    hero = aline.locator('form[data-participant="hero:lucie"]')
+    hero = lucie_form(aline)
     hero.locator("label.choice", has_text="Première ligne").click()
     hero.get_by_role("button", name="Déclarer").click()
     expect(aline.locator('form[data-participant="hero:lucie"].declared')).to_be_visible()
@@ -78,10 +82,10 @@ def test_the_gm_offers_an_opportunity_and_the_phone_accepts_it(browser, daphne_s
     expect(gm.locator(".round-head h2")).to_have_text("Round 2")
 
     # Round 2: Lucie's player learns an opportunity is hers and waits for the GM's offer.
-    waiting = aline.locator('form[data-participant="hero:lucie"] [data-follows-gm]')
+    waiting = lucie_form(aline).locator("[data-follows-gm]")
     expect(waiting).to_contain_text("le meneur de jeu va vous en proposer une", timeout=10_000)
     screenshot(aline, "sea-opportunity-fr-phone-1-pending")
-    aline.locator('form[data-participant="hero:lucie"]').screenshot(path=str(SHOTS / "sea-opportunity-fr-phone-1b-form.png"))
+    lucie_form(aline).screenshot(path=str(SHOTS / "sea-opportunity-fr-phone-1b-form.png"))
     no_horizontal_scroll(aline)
 
     gm.locator("details.gm-declare > summary", has_text="Game master's overrides").click()
@@ -97,20 +101,20 @@ def test_the_gm_offers_an_opportunity_and_the_phone_accepts_it(browser, daphne_s
     expect(waiting).to_contain_text("Le meneur de jeu vous propose : Repoussez-les !", timeout=10_000)
     expect(waiting).to_contain_text("première ligne")
     screenshot(aline, "sea-opportunity-fr-phone-2-offered")
-    aline.locator('form[data-participant="hero:lucie"]').screenshot(path=str(SHOTS / "sea-opportunity-fr-phone-2b-form.png"))
+    lucie_form(aline).screenshot(path=str(SHOTS / "sea-opportunity-fr-phone-2b-form.png"))
     no_horizontal_scroll(aline)
-    hero = aline.locator('form[data-participant="hero:lucie"]')
+    hero = lucie_form(aline)
     hero.locator("fieldset", has_text="Accepter l’opportunité").locator("label.choice", has_text="Oui").click()
     hero.locator("label.choice", has_text="Soutien").click()
     hero.get_by_role("button", name="Déclarer").click()
-    expect(aline.locator('form[data-participant="hero:lucie"] [data-follows-gm]')).to_contain_text(
+    expect(waiting).to_contain_text(
         "Engagement imposé ce tour-ci : Première ligne")
     side_a = aline.locator('form[data-participant="side:a"]')
     side_a.locator("label.choice", has_text="Charge").first.click()
     side_a.get_by_role("button", name="Déclarer").click()
     expect(aline.locator('form[data-participant="side:a"].declared')).to_be_visible()
     screenshot(aline, "sea-opportunity-fr-phone-3-accepted")
-    aline.locator('form[data-participant="hero:lucie"]').screenshot(path=str(SHOTS / "sea-opportunity-fr-phone-3b-form.png"))
+    lucie_form(aline).screenshot(path=str(SHOTS / "sea-opportunity-fr-phone-3b-form.png"))
 
     # The GM sees the answer, declares side B and Gaston, and resolves: the opportunity starts.
     expect(gm.locator('.slot[data-key="hero:lucie"] .slot-choices')).to_contain_text("Accept the opportunity: Yes",
@@ -119,7 +123,8 @@ def test_the_gm_offers_an_opportunity_and_the_phone_accepts_it(browser, daphne_s
     _gm_declare(gm, "Gaston", "hero:gaston", ["Disengaged"])
     gm.get_by_role("button", name="Resolve round 2").click()
     expect(gm.locator(".round-head h2")).to_have_text("Round 3")
-    expect(gm.locator("#battle-reports .report").first).to_contain_text("Heroic opportunity started — Lucie: Push them back!")
+    expect(gm.locator("#battle-reports .report").first).to_contain_text(
+        "Heroic opportunity started — Lucie: Push them back!")
     screenshot(gm, "sea-opportunity-en-desktop-2-report")
     report = aline.locator("#battle-reports .report").first
     expect(report).to_contain_text("Tour 2", timeout=10_000)

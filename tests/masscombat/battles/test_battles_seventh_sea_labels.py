@@ -205,7 +205,7 @@ def test_round_events_and_aftermath_values_have_our_labels():
     words = {event["type"] for event in events} | {
         event.get(field) for event in events for field in ("opportunity", "reason", "cause", "source")} - {None}
     aftermath = registry.run("seventh_sea", "end-battle", {"state": out["state"], "winner": "a"})
-    words |= {hero["share"] for hero in aftermath["heroes"].values()} | {hero["status"] for hero in aftermath["heroes"].values()}
+    words |= {hero[field] for hero in aftermath["heroes"].values() for field in ("share", "status")}
     with translation.override("fr"):
         assert sorted(word for word in words if not _translated(sea.value_labels.get(word))) == []
 
