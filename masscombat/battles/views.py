@@ -58,6 +58,13 @@ def _room_context(viewer, *, posted=None, posted_key=None, placement=None) -> di
     }
 
 
+def _map_context(viewer, placement=None) -> dict:
+    """What the map part alone needs: its part reloads on every round and placement, so nothing more."""
+    state = selectors.visible_state(viewer)
+    return {"battle": viewer.battle, "viewer": viewer, "adapter": viewer.adapter,
+            "map": pages.battle_map(viewer, state, placement)}
+
+
 @login_required
 @require_GET
 def room(request, pk: int):
@@ -72,7 +79,7 @@ def part(request, pk: int, name: str):
     if name not in ("status", "declare", "reports", "map"):
         raise Http404
     viewer = selectors.viewer(request.user, Action.BATTLE_VIEW, pk)
-    return render(request, f"battles/_{name}.html", _room_context(viewer))
+    return render(request, f"battles/_{name}.html", _map_context(viewer) if name == "map" else _room_context(viewer))
 
 
 @login_required
@@ -133,7 +140,8 @@ def place(request, pk: int):
                 messages.success(request, notice["text"])
                 return redirect(viewer.battle)
     viewer = selectors.viewer(request.user, Action.BATTLE_MANAGE, pk)  # the battle as it is now
-    context = _room_context(viewer, placement=form if form.errors else None)
+    placement = form if form.errors else None
+    context = _map_context(viewer, placement) if request.htmx else _room_context(viewer, placement=placement)
     if notice is None and not (context["map"] or {}).get("placement"):  # no form left to show the errors in
         errors = [error for errors in form.errors.values() for error in errors]
         notice = {"text": " ".join(errors) or _("Placement is over: round 1 has been resolved."), "error": True}

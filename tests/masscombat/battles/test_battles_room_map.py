@@ -1,8 +1,8 @@
 """The battle room's map as an input: path and cell options picked on the map, and the GM's placement.
 
-Options come from the real engines (D&D 5e's "battle of the bridge" kit and
-HÉROS's S9.12 set-up).  Until a grid ruleset's adapter is playable the room
-is driven by :class:`FieldAdapter`, a small adapter over the D&D 5e engine.
+The forms are built from the real engines' options (D&D 5e's "battle of the
+bridge" kit and HÉROS's S9.12 set-up) with the generic adapter; the room and
+the placement run the D&D 5e demo battle through its adapter.
 """
 
 import copy
@@ -11,18 +11,19 @@ import json
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
-from masscombat.battles import adapters, services
-from masscombat.battles.adapters import Adapter, ParticipantSpec
+from masscombat.battles import adapters, demo_dnd5e, services
+from masscombat.battles.adapters import Adapter
 from masscombat.battles.forms import DeclarationForm
 from masscombat.battles.models import Battle, BattleEvent, Declaration
 from masscombat.core.permissions import Role
-from masscombat.maps import selectors as map_selectors
+from masscombat.maps import demo as maps_demo
+from masscombat.rosters import examples
+from masscombat.rosters import services as roster_services
 from rules import registry
 
 pytestmark = pytest.mark.django_db
@@ -211,60 +212,11 @@ def test_path_labels_say_the_destination_and_the_steps_in_french():
         assert Adapter().path_label([[1, 1]]) == "→ B2 · 1 case"
 
 
-# -- the room, on the D&D 5e engine --------------------------------------------------------
+# -- the room, on the D&D 5e demo battle --------------------------------------------------
 
 
-class FieldAdapter(Adapter):
-    """D&D 5e on the engine kit's field: the maps app's pieces, stands and solos placed before round 1."""
-
-    slug = "dnd5e"
-    sides = ("A", "B")
-    uses_map = True
-    places = True
-
-    def new_battle_input(self, *, name, armies, heroes, options):
-        return dnd_kit().big_setup(), [
-            ParticipantSpec("unit", "a_reg", "A", "Orcs", user=armies["A"].commander),
-            ParticipantSpec("solo", "chief", "A", "Chief", user=armies["A"].commander),
-            ParticipantSpec("unit", "b_reg", "B", "Hobgoblins", user=armies["B"].commander),
-        ]
-
-    def map_source(self, battle):
-        return map_selectors.battle_source(battle.state)
-
-    def map_pieces(self, battle, state, viewer):
-        return map_selectors.pieces_of(state, "dnd5e", None if viewer.is_gm else viewer.side)
-
-    def option_piece(self, option, state=None):
-        parts = option["path"].split(".")
-        if parts[0] == "solos":
-            return parts[1]
-        if parts[0] == "units" and parts[2].startswith("stands[") and state:
-            return state["units"][parts[1]]["stands"][int(parts[2][7:-1])]
-        return None
-
-    def placement(self, setup_input, piece_id, cell):
-        moved = copy.deepcopy(setup_input)
-        for unit in moved["units"].values():
-            for stand in unit["stands"]:
-                if stand["id"] == piece_id:
-                    stand["position"] = list(cell)
-                    return moved
-        raise ValidationError(f"No stand is called {piece_id}.")
-
-    def finished(self, state):
-        return False
-
-    def strength(self, state):
-        return {}
-
-
-@pytest.fixture
-def field(monkeypatch):
-    adapter = FieldAdapter()
-    real = adapters.get
-    monkeypatch.setattr(adapters, "get", lambda slug: adapter if slug == "dnd5e" else real(slug))
-    return adapter
+ORCS = "A-regiment_orque"
+FIRST, SECOND, THIRD = (f"{ORCS}-{n}" for n in (1, 2, 3))
 
 
 @pytest.fixture
@@ -273,101 +225,128 @@ def other_side(make_user):
 
 
 @pytest.fixture
-def bridge(field, campaign, gm, player, other_side):
+def ford(campaign, gm, player, other_side):
+    """The D&D 5e demo battle (the orc horde of Pippin against Merry's hobgoblins) on the maps demo's grid."""
     campaign.memberships.create(user=other_side, role=Role.PLAYER)
-    armies = {"A": SimpleNamespace(commander=player), "B": SimpleNamespace(commander=other_side)}
-    return services.create_battle(campaign, gm, name="Le pont", armies=armies, heroes=[], options={})
+    maps_demo.load(campaign)
+    (name, data), = examples.ARMIES["dnd5e"].items()
+    roster_services.create_army(campaign, name=name, user=gm, data=data, commander=player)
+    return demo_dnd5e.load(campaign, gm, [player, other_side])
 
 
-def test_the_room_draws_the_map_in_its_own_part_with_pickers_naming_their_pieces(bridge, client_for, player):
-    page = client_for(player).get(bridge.get_absolute_url()).content.decode()
+def position(battle, stand=FIRST):
+    battle.refresh_from_db()
+    return battle.state["stands"][stand]["position"]
+
+
+def free_square(battle) -> list:
+    """A square next to the orcs where the engine accepts a stand (asked, not assumed)."""
+    adapter = adapters.get("dnd5e")
+    for x in range(battle.state["map"]["width"]):
+        try:
+            registry.run("dnd5e", "new-battle", adapter.placement(battle.setup["input"], FIRST, [x, 4]), seed=1)
+        except Exception:  # noqa: BLE001 - refused by the engine: try the next one
+            continue
+        return [x, 4]
+    raise AssertionError("no free square on row 4")
+
+
+def deep_water(battle) -> list:
+    return next(c["at"] for c in battle.state["map"]["cells"] if c.get("terrain") == "deep_water")
+
+
+def test_the_room_draws_the_map_in_its_own_part_with_pickers_naming_their_pieces(ford, client_for, player):
+    page = client_for(player).get(ford.get_absolute_url()).content.decode()
     assert 'id="battle-map"' in page and 'class="battle-map kind-square"' in page
     assert "js/battle-map.js" in page and "data-place-toggle" not in page  # placement is the GM's
-    select = Select(page, "units.a_reg.stands[0].move")
-    assert select.attrs["data-piece"] == "ar1" and select.attrs["data-map-pick"] == "path"
-    assert 'data-piece="ar1"' in page.split('id="battle-map"')[1]  # the piece it moves is on the map
-    part = client_for(player).get(reverse("battles:part", args=[bridge.pk, "map"])).content.decode()
-    assert part.count("<svg") >= 1 and "battle-map-panel" in part
-    reports = client_for(player).get(reverse("battles:part", args=[bridge.pk, "reports"])).content.decode()
+    select = Select(page, f"units.{ORCS}.stands[0].move")
+    assert select.attrs["data-piece"] == FIRST and select.attrs["data-map-pick"] == "path"
+    assert f'data-piece="{FIRST}"' in page.split('id="battle-map"')[1]  # the piece it moves is on the map
+    part = client_for(player).get(reverse("battles:part", args=[ford.pk, "map"])).content.decode()
+    assert "battle-map-panel" in part and "<html" not in part
+    reports = client_for(player).get(reverse("battles:part", args=[ford.pk, "reports"])).content.decode()
     assert 'class="battle-map' not in reports
 
 
-def test_a_move_declared_from_the_room_round_trips(bridge, client_for, player):
-    options = options_of("dnd5e", bridge.state, "unit", "a_reg")
-    move = option(options, "units.a_reg.stands[0].move")
+def test_the_map_part_is_drawn_in_a_bounded_number_of_queries(ford, client_for, player, django_assert_max_num_queries):
+    client = client_for(player)
+    url = reverse("battles:part", args=[ford.pk, "map"])
+    client.get(url)
+    with django_assert_max_num_queries(5):  # session, user, battle, membership, participants
+        assert client.get(url).status_code == 200
+
+
+def test_a_move_declared_from_the_room_round_trips(ford, client_for, player):
+    options = options_of("dnd5e", ford.state, "unit", ORCS)
+    move = option(options, f"units.{ORCS}.stands[0].move")
     path = move["allowed"][-1]
-    posted = {o["path"]: json.dumps(o["default"]) for o in options if o["path"].endswith(".stand")}
-    response = client_for(player).post(reverse("battles:declare", args=[bridge.pk]), {
-        "participant": "unit:a_reg", "round": 1, **posted, move["path"]: json.dumps(path)})
+    response = client_for(player).post(reverse("battles:declare", args=[ford.pk]), {
+        "participant": f"unit:{ORCS}", "round": 1, move["path"]: json.dumps(path),
+        **{o["path"]: json.dumps(o["default"]) for o in options if o["path"].endswith(".stand")}})
     assert response.status_code == 302
-    stored = Declaration.objects.get(battle=bridge, participant="unit:a_reg").data
-    assert stored[move["path"]] == path
-    page = client_for(player).get(bridge.get_absolute_url()).content.decode()
+    assert Declaration.objects.get(battle=ford, participant=f"unit:{ORCS}").data[move["path"]] == path
+    page = client_for(player).get(ford.get_absolute_url()).content.decode()
     selected = [o for o in Select(page, move["path"]).options if "selected" in o]
     assert [json.loads(o["value"]) for o in selected] == [path]
 
 
-def test_the_gm_sees_the_placement_form_before_round_1_only(bridge, client_for, gm):
-    page = client_for(gm).get(bridge.get_absolute_url()).content.decode()
-    assert "data-place-toggle" in page and f'name="version" value="{bridge.version}"' in page
-    Battle.objects.filter(pk=bridge.pk).update(round=1)
-    assert "data-place-toggle" not in client_for(gm).get(bridge.get_absolute_url()).content.decode()
+def test_the_gm_sees_the_placement_form_before_round_1_only(ford, client_for, gm):
+    page = client_for(gm).get(ford.get_absolute_url()).content.decode()
+    assert "data-place-toggle" in page and f'name="version" value="{ford.version}"' in page
+    Battle.objects.filter(pk=ford.pk).update(round=1)
+    assert "data-place-toggle" not in client_for(gm).get(ford.get_absolute_url()).content.decode()
 
 
 # -- placement: the service -------------------------------------------------------------------
 
 
-def position(battle, stand="ar1"):
-    battle.refresh_from_db()
-    return battle.state["stands"][stand]["position"]
+def test_place_moves_a_stand_with_a_new_battle_on_the_stored_seed(ford, gm):
+    version, seq, target = ford.version, ford.last_seq, free_square(ford)
+    services.place(gm, ford.pk, FIRST, target, expected_version=version)
+    assert position(ford) == target and ford.version == version + 1
+    assert registry.run("dnd5e", "new-battle", copy.deepcopy(ford.setup["input"]), seed=ford.seed)["state"] == ford.state
+    event = BattleEvent.objects.get(battle=ford, seq=seq + 1)
+    assert event.kind == "placed" and event.audience == "all" and FIRST not in json.dumps(event.payload)
 
 
-def test_place_moves_a_stand_with_a_new_battle_on_the_stored_seed(bridge, gm):
-    version, seq = bridge.version, bridge.last_seq
-    services.place(gm, bridge.pk, "ar1", [5, 4], expected_version=version)
-    assert position(bridge) == [5, 4]
-    assert bridge.version == version + 1 and bridge.setup["input"]["units"]["a_reg"]["stands"][0]["position"] == [5, 4]
-    again = copy.deepcopy(bridge.setup["input"])
-    assert registry.run("dnd5e", "new-battle", again, seed=bridge.seed)["state"] == bridge.state
-    event = BattleEvent.objects.get(battle=bridge, seq=seq + 1)
-    assert event.kind == "placed" and event.audience == "all" and "ar1" not in json.dumps(event.payload)
+def test_the_same_placement_twice_has_one_effect(ford, gm):
+    version, target = ford.version, free_square(ford)
+    services.place(gm, ford.pk, FIRST, target, expected_version=version)
+    services.place(gm, ford.pk, FIRST, target, expected_version=version)  # the same request, resent
+    ford.refresh_from_db()
+    assert ford.version == version + 1
+    assert BattleEvent.objects.filter(battle=ford, kind="placed").count() == 1
 
 
-def test_the_same_placement_twice_has_one_effect(bridge, gm):
-    version = bridge.version
-    services.place(gm, bridge.pk, "ar1", [5, 4], expected_version=version)
-    services.place(gm, bridge.pk, "ar1", [5, 4], expected_version=version)  # the same request, resent
-    bridge.refresh_from_db()
-    assert bridge.version == version + 1
-    assert BattleEvent.objects.filter(battle=bridge, kind="placed").count() == 1
-
-
-def test_a_stale_page_is_refused(bridge, gm):
-    services.place(gm, bridge.pk, "ar1", [5, 4], expected_version=bridge.version)
+def test_a_stale_page_is_refused(ford, gm):
+    before = position(ford, SECOND)
+    services.place(gm, ford.pk, FIRST, free_square(ford), expected_version=ford.version)
     with pytest.raises(ValidationError) as refused:
-        services.place(gm, bridge.pk, "ar2", [5, 6], expected_version=bridge.version)
-    assert "version" in refused.value.message_dict and position(bridge, "ar2") == [3, 5]
+        services.place(gm, ford.pk, SECOND, [before[0], 5], expected_version=ford.version - 1)
+    assert "version" in refused.value.message_dict and position(ford, SECOND) == before
 
 
-def test_the_engine_refuses_an_occupied_or_impassable_square(bridge, gm):
-    for cell in ([3, 5], [8, 1], [40, 2]):  # a stand is there; deep water; off the map
+def test_the_engine_refuses_an_occupied_impassable_or_outside_square(ford, gm):
+    start = position(ford)
+    for cell in (position(ford, SECOND), deep_water(ford), [ford.state["map"]["width"], 0]):
         with pytest.raises(ValidationError) as refused:
-            services.place(gm, bridge.pk, "ar1", cell, expected_version=bridge.version)
+            services.place(gm, ford.pk, FIRST, cell, expected_version=ford.version)
         assert refused.value.message_dict["cell"][0]
-    assert position(bridge) == [3, 4]
+    assert position(ford) == start
 
 
-def test_placement_is_the_gms_and_ends_with_round_1(bridge, gm, player):
-    with pytest.raises(Exception) as refused:
-        services.place(player, bridge.pk, "ar1", [5, 4], expected_version=bridge.version)
-    assert refused.type.__name__ == "PermissionDenied"
-    Declaration.objects.create(battle=bridge, round=1, participant="unit:a_reg", data={}, declared_by=player)
+def test_placement_is_the_gms_and_ends_with_declarations_or_round_1(ford, gm, player):
+    start, target = position(ford), free_square(ford)
+    with pytest.raises(PermissionDenied):
+        services.place(player, ford.pk, FIRST, target, expected_version=ford.version)
+    Declaration.objects.create(battle=ford, round=1, participant=f"unit:{ORCS}", data={}, declared_by=player)
     with pytest.raises(ValidationError, match="already"):
-        services.place(gm, bridge.pk, "ar1", [5, 4], expected_version=bridge.version)
-    Battle.objects.filter(pk=bridge.pk).update(round=1)
+        services.place(gm, ford.pk, FIRST, target, expected_version=ford.version)
+    assert Declaration.objects.filter(battle=ford).count() == 1  # kept
+    Battle.objects.filter(pk=ford.pk).update(round=1)
     with pytest.raises(ValidationError, match="round 1"):
-        services.place(gm, bridge.pk, "ar1", [5, 4], expected_version=bridge.version)
-    assert position(bridge) == [3, 4]
+        services.place(gm, ford.pk, FIRST, target, expected_version=ford.version)
+    assert position(ford) == start
 
 
 # -- placement: the view ------------------------------------------------------------------------
@@ -377,43 +356,49 @@ def place_url(battle):
     return reverse("battles:place", args=[battle.pk])
 
 
+def cell_text(cell) -> str:
+    return f"{cell[0]},{cell[1]}"
+
+
 @pytest.mark.parametrize(("role", "status"), [("anonymous", 302), ("outsider", 404), ("other_side", 403),
                                               ("player", 403), ("gm", 302)])
-def test_only_the_gm_places(bridge, client_for, gm, player, other_side, outsider, role, status):
+def test_only_the_gm_places(ford, client_for, gm, player, other_side, outsider, role, status):
     user = {"anonymous": None, "outsider": outsider, "other_side": other_side, "player": player, "gm": gm}[role]
-    response = client_for(user).post(place_url(bridge), {"piece": "ar1", "cell": "5,4", "version": bridge.version})
+    start, target = position(ford), free_square(ford)
+    response = client_for(user).post(place_url(ford), {"piece": FIRST, "cell": cell_text(target),
+                                                       "version": ford.version})
     assert response.status_code == status
-    assert position(bridge) == ([5, 4] if role == "gm" else [3, 4])
+    assert position(ford) == (target if role == "gm" else start)
 
 
-def test_the_htmx_answer_is_the_redrawn_map_or_the_refusal_by_field(bridge, client_for, gm):
-    client = client_for(gm)
-    moved = client.post(place_url(bridge), {"piece": "ar1", "cell": "5,4", "version": bridge.version},
+def test_the_htmx_answer_is_the_redrawn_map_or_the_refusal_by_field(ford, client_for, gm):
+    client, target, version = client_for(gm), free_square(ford), ford.version
+    moved = client.post(place_url(ford), {"piece": FIRST, "cell": cell_text(target), "version": version},
                         HTTP_HX_REQUEST="true").content.decode()
-    assert "battle-map-panel" in moved and "<html" not in moved
-    assert f'name="version" value="{bridge.version + 1}"' in moved
-    assert "Pippin" not in moved and 'data-piece="ar1"' in moved
-    occupied = client.post(place_url(bridge), {"piece": "ar1", "cell": "3,5", "version": bridge.version + 1},
-                           HTTP_HX_REQUEST="true").content.decode()
-    assert 'class="field has-error"' in occupied and position(bridge) == [5, 4]
-    typo = client.post(place_url(bridge), {"piece": "ar1", "cell": "five", "version": bridge.version},
+    assert "battle-map-panel" in moved and "<html" not in moved and 'role="status"' in moved
+    assert f'name="version" value="{version + 1}"' in moved and f'data-piece="{FIRST}"' in moved
+    water = client.post(place_url(ford), {"piece": SECOND, "cell": cell_text(deep_water(ford)), "version": version + 1},
+                        HTTP_HX_REQUEST="true").content.decode()
+    assert 'class="field has-error"' in water and "deep water" in water and position(ford) == target
+    typo = client.post(place_url(ford), {"piece": SECOND, "cell": "five", "version": version + 1},
                        HTTP_HX_REQUEST="true").content.decode()
     assert "two numbers" in typo
-    stale = client.post(place_url(bridge), {"piece": "ar2", "cell": "6,6", "version": 1},
+    stale = client.post(place_url(ford), {"piece": SECOND, "cell": cell_text([target[0] + 1, 4]), "version": version},
                         HTTP_HX_REQUEST="true").content.decode()
-    assert "changed meanwhile" in stale and position(bridge, "ar2") == [3, 5]
+    assert "changed meanwhile" in stale and f'name="version" value="{version + 1}"' in stale
 
 
-def test_a_plain_post_refused_shows_the_room_with_the_errors(bridge, client_for, gm):
-    response = client_for(gm).post(place_url(bridge), {"piece": "nobody", "cell": "5,4", "version": bridge.version})
+def test_a_plain_post_refused_shows_the_room_with_the_errors(ford, client_for, gm):
+    response = client_for(gm).post(place_url(ford), {"piece": "nobody", "cell": "5,4", "version": ford.version})
     assert response.status_code == 400 and b"place-manual" in response.content and b"has-error" in response.content
 
 
-def test_after_round_1_the_gm_is_told_placement_is_over(bridge, client_for, gm):
-    Battle.objects.filter(pk=bridge.pk).update(round=1)
-    answer = client_for(gm).post(place_url(bridge), {"piece": "ar1", "cell": "5,4", "version": bridge.version},
+def test_after_round_1_the_gm_is_told_placement_is_over(ford, client_for, gm):
+    start = position(ford)
+    Battle.objects.filter(pk=ford.pk).update(round=1)
+    answer = client_for(gm).post(place_url(ford), {"piece": FIRST, "cell": "5,4", "version": ford.version},
                                  HTTP_HX_REQUEST="true").content.decode()
-    assert "Placement is over" in answer and position(bridge) == [3, 4]
+    assert "Placement is over" in answer and position(ford) == start
 
 
 def test_a_ruleset_that_does_not_place_has_no_placement(battle, client_for, gm):
