@@ -214,61 +214,68 @@ class Heros(Adapter):
             raise ValidationError({"map": _("Choose a hex map of the campaign.")})
         grid = engine_map(battle_map)
         ground = {(h["col"], h["row"]): h for h in grid["hexes"]}
-        taken: set[tuple[int, int]] = set()
         payload = {"battle_id": name[:120], "map": grid, "sides": [], "corps": [], "units": [], "characters": [],
                    "first_side": options.get("first_side") or self.sides[0], "max_turns": options.get("max_turns")}
-        participants, carriers, hero_carriers = [], {}, {}
+        participants, hero_carriers = [], {}
         for side, army in armies.items():
             edge = options.get(f"deploy_{side}") or ("north" if side == self.sides[0] else "south")
+            taken = [(u["position"]["col"], u["position"]["row"]) for u in payload["units"] if u["position"]]
             free = [h for h in band(edge, grid["width"], grid["height"], ground) if (h["col"], h["row"]) not in taken]
-            data = army.data or {}
-            corps = [{**c, "id": prefixed(side, c.get("id")), "side": side, "general_id": prefixed(side, c.get("general_id"))}
-                     for c in data.get("corps", [])]
-            cinc = next((c for c in corps if c.get("kind") == "cinc"), {})
-            payload["sides"].append({"id": side, "name": army.name[:200],
-                                     "cinc_id": cinc.get("general_id") or prefixed(side, "cinc")})
-            payload["corps"] += corps
-            participants.append(ParticipantSpec("side", side, side, army.name, army.commander, army_id=army.pk))
-            for unit in data.get("units", []):
-                if unit.get("status", "active") not in STARTING:
-                    continue
-                placed = {**unit, "id": prefixed(side, unit.get("id")), "corps_id": prefixed(side, unit.get("corps_id")),
-                          "position": None, "facing": EDGES[edge], "rank": "front"}
-                if placed.get("status", "active") == "active":
-                    if not free:
-                        raise ValidationError({f"deploy_{side}": _(
-                            "%(army)s has more units than free hexes along its edge: choose a larger map.")
-                            % {"army": army.name}})
-                    placed["position"] = free.pop(0)
-                    taken.add((placed["position"]["col"], placed["position"]["row"]))
-                    if unit.get("troop_type") not in NO_RIDERS and not unit.get("character_unit"):
-                        carriers.setdefault(placed["corps_id"], placed["id"])
-                payload["units"].append(placed)
-                participants.append(ParticipantSpec("unit", placed["id"], side, unit.get("name") or placed["id"],
-                                                    army.commander, army_id=army.pk))
-            for character in data.get("characters", []):
-                placed = {**character, "id": prefixed(side, character.get("id")),
-                          "corps_id": prefixed(side, character.get("corps_id")),
-                          "stacked_on": prefixed(side, character.get("stacked_on")), "position": None}
-                if placed.get("status", "active") == "active" and not placed["stacked_on"]:
-                    placed["stacked_on"] = carriers.get(placed["corps_id"])
-                payload["characters"].append(placed)
-                participants.append(ParticipantSpec("character", placed["id"], side,
-                                                    character.get("name") or placed["id"], army.commander))
-            hero_carriers[side] = carriers.get(cinc.get("id"))
+            hero_carriers[side] = self._deploy(payload, participants, side, army, edge, free)
         used = {c["id"] for c in payload["characters"]}
         for hero, side in heroes:
             ref = prefixed(side, (hero.data or {}).get("id") or f"h{hero.pk}")
             if ref in used:
                 ref = prefixed(side, f"h{hero.pk}")
             used.add(ref)
-            cinc_corps = next((c["id"] for c in payload["corps"] if c["side"] == side and c.get("kind") == "cinc"), None)
+            cinc_corps = next((c["id"] for c in payload["corps"]
+                               if c["side"] == side and c.get("kind") == "cinc"), None)
             payload["characters"].append({
                 **(hero.data or {}), "id": ref, "name": hero.name[:200], "corps_id": cinc_corps,
                 "player_id": f"user-{hero.owner_id}" if hero.owner_id else None,
                 "stacked_on": hero_carriers.get(side), "position": None, "engaged": False})
             participants.append(ParticipantSpec("hero", ref, side, hero.name, hero.owner, hero_id=hero.pk))
         return payload, participants
+
+    def _deploy(self, payload: dict, participants: list, side: str, army, edge: str, free: list) -> str | None:
+        """One army into the set-up: its corps, its units on the ``free`` hexes of its band, its generals on their
+        corps' first unit; the commander plays the side, each unit and each general.  Returns the unit heroes join."""
+        data = army.data or {}
+        corps = [{**c, "id": prefixed(side, c.get("id")), "side": side,
+                  "general_id": prefixed(side, c.get("general_id"))} for c in data.get("corps", [])]
+        cinc = next((c for c in corps if c.get("kind") == "cinc"), {})
+        payload["sides"].append({"id": side, "name": army.name[:200],
+                                 "cinc_id": cinc.get("general_id") or prefixed(side, "cinc")})
+        payload["corps"] += corps
+        participants.append(ParticipantSpec("side", side, side, army.name, army.commander, army_id=army.pk))
+        carriers: dict[str, str] = {}
+        for unit in data.get("units", []):
+            if unit.get("status", "active") not in STARTING:
+                continue
+            placed = {**unit, "id": prefixed(side, unit.get("id")),
+                      "corps_id": prefixed(side, unit.get("corps_id")),
+                      "position": None, "facing": EDGES[edge], "rank": "front"}
+            if placed.get("status", "active") == "active":
+                if not free:
+                    raise ValidationError({f"deploy_{side}": _(
+                        "%(army)s has more units than free hexes along its edge: choose a larger map.")
+                        % {"army": army.name}})
+                placed["position"] = free.pop(0)
+                if unit.get("troop_type") not in NO_RIDERS and not unit.get("character_unit"):
+                    carriers.setdefault(placed["corps_id"], placed["id"])
+            payload["units"].append(placed)
+            participants.append(ParticipantSpec("unit", placed["id"], side, unit.get("name") or placed["id"],
+                                                army.commander, army_id=army.pk))
+        for character in data.get("characters", []):
+            placed = {**character, "id": prefixed(side, character.get("id")),
+                      "corps_id": prefixed(side, character.get("corps_id")),
+                      "stacked_on": prefixed(side, character.get("stacked_on")), "position": None}
+            if placed.get("status", "active") == "active" and not placed["stacked_on"]:
+                placed["stacked_on"] = carriers.get(placed["corps_id"])
+            payload["characters"].append(placed)
+            participants.append(ParticipantSpec("character", placed["id"], side,
+                                                character.get("name") or placed["id"], army.commander))
+        return carriers.get(cinc.get("id"))
 
     def placement(self, setup_input: dict, piece_id: str, cell) -> dict:
         """The set-up with one unit or character moved to ``cell`` (characters on a unit go with it)."""
@@ -575,7 +582,8 @@ def _army_after(data: dict, side: str, units: dict, characters: dict, line: dict
         if final is not None:
             character = {**character, "wound_state": final["wound_state"], "status": final["status"]}
         new_characters.append(character)
-    held = [{"character_id": cid, "role": characters[cid]["role"]} for cid in line["prisoners_held"] if cid in characters]
+    held = [{"character_id": cid, "role": characters[cid]["role"]}
+            for cid in line["prisoners_held"] if cid in characters]
     out = {**data, "units": new_units, "characters": new_characters}
     if held or "captives_held" in data:
         out["captives_held"] = held

@@ -49,7 +49,8 @@ def move_by_taps(page, unit, tap, forward):
     piece.scroll_into_view_if_needed()
     tap(piece)
     expect(page.locator("#battle-map .highlights .pick-dest").first).to_be_visible()
-    paths = [json.loads(v) for v in select.locator("option[data-cells]").evaluate_all("options => options.map(o => o.value)")]
+    values = select.locator("option[data-cells]").evaluate_all("options => options.map(o => o.value)")
+    paths = [json.loads(value) for value in values]
     target = max(paths, key=lambda p: (forward * p[-1]["row"], -len(p)))
     end = f'{target[-1]["col"]},{target[-1]["row"]}'
     tap(page.locator(f'#battle-map .highlights .pick-dest[data-c="{end}"]'))
