@@ -29,6 +29,9 @@ class SeventhSea(Adapter):
     strength_label = _("General's roll total")
     option_labels = {
         "strategy": _("Military strategy (secret until the round resolves)"),
+        "strategy_attacker": _("Military strategy, secret until the round resolves (you attack this round)"),
+        "strategy_defender": _("Military strategy, secret until the round resolves (you defend this round)"),
+        "help_general_n": _("Lend my Leadership to the general (+%(n)s to the general, −2 to my own roll)"),
         "free_raises_spent": _("Free raises to spend on the general's roll (+5 each)"),
         "engagement": _("Engagement level"),
         "help_general": _("Lend my Leadership to the general (−2 to my own roll)"),
@@ -122,6 +125,8 @@ class SeventhSea(Adapter):
         key = option.get("label_as") or option["path"].rsplit(".", 1)[-1]
         label = self.option_labels.get(key)
         text = str(label) if label is not None else option.get("label", option["path"])
+        if label is not None and option.get("label_params"):
+            text %= option["label_params"]
         return f"{option['subject']} — {text}" if option.get("subject") else text
 
     def merge_declarations(self, rows) -> dict:
@@ -137,6 +142,10 @@ class SeventhSea(Adapter):
             if any(hero.get("opportunity_pending") for hero in state.get("heroes", [])):
                 answer = offers.ask(battle, kind, ref, offers.draft(state, declared, key=key, posted=posted)) or answer
             return {**answer, "options": offers.gm_options(answer.get("options", []), names)}, ""
+        if kind == "side":  # S11.1: the commander sees whether his army attacks or defends this round
+            role = "strategy_attacker" if state.get("attacker") == ref else "strategy_defender"
+            return {**answer, "options": [{**option, "label_as": role} if option["path"].endswith(".strategy")
+                                          else option for option in answer.get("options", [])]}, ""
         hero = next((h for h in state.get("heroes", []) if h["id"] == ref), None)
         if kind != "hero" or hero is None or hero.get("status") != "active":
             return answer, ""
@@ -151,7 +160,10 @@ class SeventhSea(Adapter):
         if hero.get("opportunity_pending"):
             notes.insert(0, self.offer_note(offer, viewer) if offer else gettext(
                 "A heroic opportunity is yours this round: the game master will propose one here."))
-        return {**answer, "options": offers.hero_options(options, offer)}, " ".join(notes)
+        help_label = {"label_as": "help_general_n", "label_params": {"n": hero.get("leadership", 0)}}
+        options = [{**option, **help_label} if option["path"].endswith(".help_general") else option
+                   for option in offers.hero_options(options, offer)]
+        return {**answer, "options": options}, " ".join(notes)
 
     def may_see(self, viewer, entry: dict) -> bool:
         """Not the other side's offers, nor their answers when nothing started: its hero's side's to know (S11.2)."""

@@ -73,6 +73,14 @@ def _offer(client, battle, kind: str, **fields):
     assert response.status_code == 302, response.content.decode()[:2000]
 
 
+def test_the_commander_sees_his_role_and_the_hero_his_leadership(battle, player, other_player):
+    side_a = _forms(player, battle)["side:a"]["form"].fields["sides.a.strategy"]
+    side_b = _forms(other_player, battle)["side:b"]["form"].fields["sides.b.strategy"]
+    assert "you attack this round" in side_a.label and "you defend this round" in side_b.label
+    help_general = _forms(player, battle)["hero:lucie"]["form"].fields["heroes.lucie.help_general"]
+    assert "+2 to the general" in help_general.label  # Lucie's Leadership is 2
+
+
 def test_before_the_offer_the_player_waits_for_the_gm(offered, client_for, player, other_player, gm):
     forms = _forms(player, offered)
     assert "game master will propose one" in forms["hero:lucie"]["note"]

@@ -224,8 +224,10 @@ def test_round_events_and_aftermath_values_have_our_labels():
 @pytest.mark.parametrize("slug", ["seventh_sea", "synapse"])
 def test_labels_read_differently_in_french(slug):
     adapter = adapters.get(slug)
+    labels = {**adapter.option_labels, **adapter.value_labels}
+    assert [key for key, label in labels.items() if not _translated(label)] == []
     with translation.override("fr"):
-        french = {key: str(label) for key, label in {**adapter.option_labels, **adapter.value_labels}.items()}
+        french = {key: str(label) for key, label in labels.items()}
     assert all(label and label != key for key, label in french.items())
 
 
