@@ -384,16 +384,23 @@ def _queries(client, battle) -> int:
     return len(queries)
 
 
-def test_the_room_query_count_stays_flat_with_more_stands(ford, client_for, gm, player):
-    small = _create(ford, client_for(gm))
-    assert small.status_code == 302
-    few = _queries(client_for(player), Battle.objects.get(name="Le gué"))
-    data = copy.deepcopy(ford["B"].data)
-    data["units"]["u1"]["stands"] += [{"id": f"x{n}", "profile": "hobgoblin"} for n in range(8)]
-    roster_services.update_army(ford["B"], data, user=gm, expected_version=None)
+def test_the_room_query_count_stays_flat_with_more_stands(ford, client_for, gm, player,
+                                                           django_assert_max_num_queries):
+    assert _create(ford, client_for(gm)).status_code == 302
+    small = Battle.objects.get(name="Le gué")
+    few = {who.pk: _queries(client_for(who), small) for who in (gm, player)}
+    for army, profile in ((ford["A"], "orc"), (ford["B"], "hobgoblin")):
+        data = copy.deepcopy(army.data)
+        data["units"]["u1"]["stands"] += [{"id": f"x{n}", "profile": profile} for n in range(8)]
+        roster_services.update_army(army, data, user=gm, expected_version=None)
     assert _create(ford, client_for(gm), name="La grande bataille").status_code == 302
-    many = _queries(client_for(player), Battle.objects.get(name="La grande bataille"))
-    assert many == few
+    large = Battle.objects.get(name="La grande bataille")
+    assert len(large.state["stands"]) == len(small.state["stands"]) + 16
+    for who in (gm, player):
+        client = client_for(who)
+        with django_assert_max_num_queries(few[who.pk]):
+            assert client.get(large.get_absolute_url()).status_code == 200
+    assert max(few.values()) <= 25, few
 
 
 def test_the_room_reports_the_round_and_the_aftermath_in_words(dnd_battle, client_for, gm, other_player):
