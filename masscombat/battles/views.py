@@ -129,8 +129,8 @@ def place(request, pk: int):
         try:
             services.place(request.user, pk, form.cleaned_data["piece"], form.cleaned_data["cell"],
                            expected_version=int(request.POST.get("version", 0)))
-        except ValidationError as exc:
-            for field, errors in exc.message_dict.items():
+        except ValidationError as exc:  # by field (the engine's refusal is the cell's), or one sentence
+            for field, errors in (exc.message_dict if hasattr(exc, "error_dict") else {None: exc.messages}).items():
                 form.add_error(field if field in form.fields else None, errors)
         except ValueError:
             form.add_error(None, _("Reload the page and try again."))

@@ -393,6 +393,16 @@ def test_a_plain_post_refused_shows_the_room_with_the_errors(ford, client_for, g
     assert response.status_code == 400 and b"place-manual" in response.content and b"has-error" in response.content
 
 
+def test_the_adapters_refusal_in_one_sentence_is_shown_above_the_form(ford, client_for, gm, monkeypatch):
+    def refuse(setup_input, piece_id, cell):
+        raise ValidationError("This stand is bolted to the ground.")
+
+    monkeypatch.setattr(adapters.get("dnd5e"), "placement", refuse)
+    answer = client_for(gm).post(place_url(ford), {"piece": FIRST, "cell": "5,4", "version": ford.version},
+                                 HTTP_HX_REQUEST="true").content.decode()
+    assert "bolted to the ground" in answer.split('class="form-errors"')[1]
+
+
 def test_after_round_1_the_gm_is_told_placement_is_over(ford, client_for, gm):
     start = position(ford)
     Battle.objects.filter(pk=ford.pk).update(round=1)
