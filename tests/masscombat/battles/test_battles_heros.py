@@ -532,3 +532,13 @@ def test_the_gm_sets_the_battle_up_from_the_form(plain, gm, client_for):
         "name": "Mêlée", "army_a": plain["a"].pk, "army_b": plain["b"].pk, "map": plain["map"].pk,
         "first_side": "a", "deploy_a": "north", "deploy_b": "north"})
     assert same_edge.status_code == 200 and "opposite edges" in same_edge.content.decode()
+
+
+def test_the_turn_limit_ends_the_battle_by_itself_and_its_aftermath_follows(plain, gm):
+    battle = pin(create(plain, gm, max_turns=1))
+    services.resolve_round(gm, battle.pk, expected_round=1)
+    services.resolve_round(gm, battle.pk, expected_round=2)
+    battle.refresh_from_db()
+    assert battle.state["status"] == "ended" and battle.status == Battle.Status.OVER
+    assert battle.aftermath["result"]["reason"] == "turn_limit"
+    assert battle.aftermath["result"] == battle.state["result"]
