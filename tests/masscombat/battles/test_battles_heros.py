@@ -323,9 +323,10 @@ SECRETS = ("b-frondeurs", "Frondeurs", "b-rodeur", "Rôdeur")
 def test_hidden_units_and_the_lurker_pool_never_reach_the_other_side(ambush, client_for, gm, player):
     assert unit(ambush.state, "b-frondeurs")["position"] == WOOD
     client = client_for(player)
-    for name in ("reports", "declare"):
+    for name in ("map", "reports", "declare"):
         page = client.get(reverse("battles:part", args=[ambush.pk, name])).content.decode()
         assert not [secret for secret in SECRETS if secret in page], name
+    assert "b-frondeurs" in client_for(gm).get(reverse("battles:part", args=[ambush.pk, "map"])).content.decode()
     viewer = selectors.viewer(player, Action.BATTLE_VIEW, ambush.pk)
     seen = selectors.visible_state(viewer)
     assert {p["id"] for p in HEROS.map_pieces(ambush, seen, viewer)} == {
