@@ -110,9 +110,9 @@ class Synapse(Adapter):
         parts = self.split_path(option["path"])
         if len(parts) > 4 and parts[2] == "orders":  # sides.A.orders.<formation>.action
             return f"{parts[3]} — {super().option_label(option)}"
-        if parts[0] == "gm" and len(parts) >= 3 and parts[1] in self.GM_GROUPS:
+        label = self.option_labels.get(parts[3] if len(parts) > 3 else parts[1]) if len(parts) > 2 else None
+        if label is not None and parts[0] == "gm" and parts[1] in self.GM_GROUPS:
             subject = self.side_label(parts[2]) if parts[1] == "command_modifiers" else parts[2]
-            label = self.option_labels[parts[3] if len(parts) > 3 else parts[1]]
             return f"{subject} — {label}"
         return super().option_label(option)
 

@@ -133,6 +133,7 @@ def test_the_other_side_never_sees_the_offer_nor_the_answer(offered, client_for,
     own = client_for(player)
     own_texts = [_page(own, offered), _page(own, offered, "reports")]
     assert all(any(secret in text for text in own_texts) for secret in secrets if secret != "propose one")
+    assert "Accept the opportunity: <strong>No</strong>" in own_texts[0]  # the answer in his side's list
     other = client_for(other_player)
     for text in (_page(other, offered), *(_page(other, offered, part) for part in ("status", "declare", "reports"))):
         assert not any(secret in text for secret in secrets)
