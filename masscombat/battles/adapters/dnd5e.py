@@ -476,7 +476,13 @@ class DnD5e(Adapter):
         if isinstance(value, dict):
             return _dict_label(self, value)
         if isinstance(value, list):
-            return " → ".join(self.value_label(item) for item in value) if not _is_square(value) else self.cell_label(value)
+            if not value:
+                return _("None")
+            if _is_square(value):
+                return self.cell_label(value)
+            if all(_is_square(item) for item in value):
+                return self.path_label(value)
+            return ", ".join(self.value_label(item) for item in value)
         if isinstance(value, str) and value not in self.value_labels:
             found = ENGINE_ID.match(value)
             if found:

@@ -275,6 +275,8 @@ def test_labels_name_actions_and_targets_in_both_languages(dnd_battle):
         assert adapter.value_label(shot).startswith("longbow → Regiment orque ")
         assert adapter.value_label(shot).endswith(" squares)")
         assert adapter.value_label("cast_spell") == "Cast a spell"
+        assert adapter.value_label([[0, 10], [0, 9]]) == "→ A10 · 2 squares"
+        assert adapter.value_label([]) == "None"
     with translation.override("fr"):
         assert adapter.value_label(shot).endswith(" cases)")
         assert adapter.value_label("cast_spell") == "Lancer un sort"
