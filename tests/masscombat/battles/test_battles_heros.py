@@ -448,6 +448,8 @@ def test_the_commander_gets_a_form_per_unit_with_paths_picked_on_the_map(battle,
     page = client_for(player).get(reverse("battles:room", args=[battle.pk])).content.decode()
     assert 'name="active.actions[kind=move].paths.a-lanciers"' in page
     assert 'name="active.actions[kind=character].path"' in page  # the hero's and the general's own moves
+    for piece in ("a-lanciers", "a-grundi", "a-aldric"):  # a tap on the piece picks its path on the map
+        assert f'data-map-pick="path" data-piece="{piece}"' in page
     assert "b-guerriers" in page  # on the map: the enemy in sight
 
 
