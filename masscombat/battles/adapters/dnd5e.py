@@ -418,6 +418,13 @@ class DnD5e(Adapter):
         side = None if viewer.is_gm else viewer.side
         return {**answer, "options": self.form_options(answer.get("options", []), state, side)}, ""
 
+    def may_see(self, viewer, entry: dict) -> bool:
+        """A player reads no event naming an enemy hidden from their side now (S11.3): its moves stay secret.
+
+        Once revealed (it attacked, or the GM showed it), its past events show again, squares never.
+        """
+        return viewer.is_gm or not _names_any(entry, _hidden_from(viewer.battle.state, viewer.side))
+
     def form_options(self, options: list[dict], state: dict, side: str | None) -> list[dict]:
         """The options a declaration form offers ``side`` (None: the GM).
 
@@ -432,9 +439,7 @@ class DnD5e(Adapter):
         options = [o for o in options if o["path"].rsplit(".", 1)[-1] not in UNBUILT and not _idle_own_action(o, casting)]
         if side is None:
             return options
-        hidden = {sid for sid, stand in state.get("stands", {}).items() if stand.get("hidden")
-                  and state.get("units", {}).get(stand.get("unit"), {}).get("side") != side}
-        hidden |= {hid for hid, solo in state.get("solos", {}).items() if solo.get("hidden") and solo.get("side") != side}
+        hidden = _hidden_from(state, side)
         if not hidden:
             return options
         out = []
@@ -599,6 +604,14 @@ def _drop_unused(orders: dict, action: str) -> None:
     for field, used_by in ACTION_FIELDS.items():
         if action not in used_by:
             orders.pop(field, None)
+
+
+def _hidden_from(state: dict, side: str | None) -> set[str]:
+    """Ids of the stands and solos of the other side that are hidden (S5.8.5)."""
+    units = state.get("units", {})
+    hidden = {sid for sid, stand in state.get("stands", {}).items()
+              if stand.get("hidden") and units.get(stand.get("unit"), {}).get("side") != side}
+    return hidden | {hid for hid, solo in state.get("solos", {}).items() if solo.get("hidden") and solo.get("side") != side}
 
 
 def _idle_own_action(option: dict, casting: set[str]) -> bool:

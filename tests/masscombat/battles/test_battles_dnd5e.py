@@ -320,8 +320,19 @@ def test_a_hidden_stand_never_reaches_the_other_side(dnd_battle, client_for, gm,
     # its own side and the GM see it
     assert hidden in client_for(other_player).get(dnd_battle.get_absolute_url()).content.decode()
     assert hidden in client_for(gm).get(dnd_battle.get_absolute_url()).content.decode()
-    # a round later the events sent over the websocket carry no position at all
-    services.resolve_round(gm, dnd_battle.pk, expected_round=1)
+    # its side moves it: a round later the other side reads nothing of it (and the events sent over the
+    # websocket carry no position at all), while its own side reads the move
+    walk = _options(dnd_battle, f"unit:{archers}")[f"units.{archers}.stands[0].move"]["allowed"][0]
+    assert _post(client_for(other_player), dnd_battle, f"unit:{archers}",
+                 {f"units.{archers}.stands[0].move": walk}).status_code == 302
+    done = services.resolve_round(gm, dnd_battle.pk, expected_round=1)
+    assert any(e["type"] == "move" and e["actor"] == hidden for e in done.events)
+    assert Battle.objects.get(pk=dnd_battle.pk).state["stands"][hidden]["hidden"]
+    for name in ("reports", "map", "status"):
+        part = client.get(reverse("battles:part", args=[dnd_battle.pk, name])).content.decode()
+        assert hidden not in part and "Archers hobgobelins 1" not in part
+    assert "Archers hobgobelins 1 moves" in client_for(other_player).get(
+        reverse("battles:part", args=[dnd_battle.pk, "reports"])).content.decode()
     for event in BattleEvent.objects.filter(battle=dnd_battle):
         message = json.dumps(live.as_message(event))
         assert hidden not in message and str(where) not in message
