@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection  # noqa: F401 - read by the skipif condition below
 from django.urls import reverse
 
 from masscombat.battles import adapters, demo_dnd5e, services
@@ -25,6 +26,7 @@ from masscombat.maps import demo as maps_demo
 from masscombat.rosters import examples
 from masscombat.rosters import services as roster_services
 from rules import registry
+from rules.errors import InvalidInput
 
 pytestmark = pytest.mark.django_db
 RULES_TESTS = Path(__file__).resolve().parents[2] / "rules"
@@ -239,16 +241,19 @@ def position(battle, stand=FIRST):
     return battle.state["stands"][stand]["position"]
 
 
-def free_square(battle) -> list:
-    """A square next to the orcs where the engine accepts a stand (asked, not assumed)."""
+def free_squares(battle):
+    """Squares of row 4, near the orcs, where the engine accepts the first orc stand (asked, not assumed)."""
     adapter = adapters.get("dnd5e")
     for x in range(battle.state["map"]["width"]):
         try:
             registry.run("dnd5e", "new-battle", adapter.placement(battle.setup["input"], FIRST, [x, 4]), seed=1)
-        except Exception:  # noqa: BLE001 - refused by the engine: try the next one
+        except InvalidInput:
             continue
-        return [x, 4]
-    raise AssertionError("no free square on row 4")
+        yield [x, 4]
+
+
+def free_square(battle) -> list:
+    return next(free_squares(battle))
 
 
 def deep_water(battle) -> list:
@@ -414,3 +419,32 @@ def test_after_round_1_the_gm_is_told_placement_is_over(ford, client_for, gm):
 def test_a_ruleset_that_does_not_place_has_no_placement(battle, client_for, gm):
     response = client_for(gm).post(place_url(battle), {"piece": "a", "cell": "1,1", "version": battle.version})
     assert response.status_code == 404
+
+
+# -- placement: racing requests (PostgreSQL) ----------------------------------------------------
+
+
+def _together():
+    """The hardening tests' barrier: threads released at one instant, each on its own connection."""
+    path = Path(__file__).resolve().parents[1] / "hardening" / "test_hardening_concurrency.py"
+    return _helpers("hardening_concurrency", path).together
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif("connection.vendor != 'postgresql'", reason="row locks and parallel writers need PostgreSQL")
+def test_simultaneous_placements_from_one_page_apply_once(ford, gm):
+    """Two taps sent from one page (one version): one moves the stand, the other is told the map changed.
+    Then the same request sent five times at once moves it once."""
+    together, version = _together(), ford.version
+    first, *others = free_squares(ford)
+    second = next(cell for cell in others if abs(cell[0] - first[0]) >= 2)
+    results = together(2, lambda i: services.place(gm, ford.pk, FIRST, (first, second)[i], expected_version=version))
+    refused = [r for r in results if isinstance(r, ValidationError)]
+    assert len(refused) == 1 and "version" in refused[0].message_dict, results
+    assert position(ford) in (first, second) and ford.version == version + 1
+
+    other = second if position(ford) == first else first
+    results = together(5, lambda _i: services.place(gm, ford.pk, FIRST, other, expected_version=version + 1))
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert position(ford) == other and ford.version == version + 2
+    assert BattleEvent.objects.filter(battle=ford, kind="placed").count() == 2
