@@ -35,7 +35,6 @@ EDGES = (("north", gettext_lazy("North edge")), ("south", gettext_lazy("South ed
 # Depth of a deployment band in squares: the front line is filled first, then the lines behind it;
 # a band too narrow for its army grows towards the middle of the map.
 BAND_DEPTH = 3
-_DROP = object()
 # Options the generic declaration form cannot build: left to the GM's tools.
 UNBUILT = ("solo_fallbacks", "adjustments")
 # Fields of a stand's or a solo's orders and the actions that use them (S9.13.2).
@@ -388,8 +387,6 @@ class DnD5e(Adapter):
         for row in rows:
             for path, value in sorted(row.data.items()):
                 value = _engine_value(path, value)
-                if value is _DROP:
-                    continue
                 node = merged
                 *parents, last = path.split(".")
                 for name in parents:
@@ -429,14 +426,16 @@ class DnD5e(Adapter):
         """The options a declaration form offers ``side`` (None: the GM).
 
         Left out: what the generic form cannot build (the solos' fallbacks and the GM's
-        adjustments are objects with several fields), a stand's own action when its unit
+        adjustments are objects with several fields; an area spell's origin becomes the
+        squares any of the caster's area spells may start from), a stand's own action when its unit
         cannot cast a spell now (it is used only then), and, for a side, every enemy hidden
         from it (S11.3): ``declaration-options`` answers for the whole state, so an attack
         list would name a hidden stand and give its distance.
         """
         casting = {o["path"].rsplit(".", 1)[0] for o in options
                    if o["path"].endswith(".action") and "cast_spell" in (o.get("allowed") or [])}
-        options = [o for o in options if o["path"].rsplit(".", 1)[-1] not in UNBUILT and not _idle_own_action(o, casting)]
+        options = [_origin_squares(o) for o in options
+                   if o["path"].rsplit(".", 1)[-1] not in UNBUILT and not _idle_own_action(o, casting)]
         if side is None:
             return options
         hidden = _hidden_from(state, side)
@@ -577,8 +576,6 @@ def _engine_value(path: str, value):
         return [{"attack": a["attack"], "target": a["target"]} for a in value if isinstance(a, dict)]
     if last == "targets" and ".spell." in f".{path}":
         return [t["target"] if isinstance(t, dict) else t for t in value]
-    if last == "origin" and not _is_square(value):
-        return _DROP
     if last == "if_rallied" and isinstance(value, str):
         return {"action": value}
     if last == "award_vp":
@@ -612,6 +609,15 @@ def _hidden_from(state: dict, side: str | None) -> set[str]:
     hidden = {sid for sid, stand in state.get("stands", {}).items()
               if stand.get("hidden") and units.get(stand.get("unit"), {}).get("side") != side}
     return hidden | {hid for hid, solo in state.get("solos", {}).items() if solo.get("hidden") and solo.get("side") != side}
+
+
+def _origin_squares(option: dict) -> dict:
+    """An area spell's origin offered as squares (picked on the map), not as one list per spell."""
+    if not option["path"].endswith(".spell.origin"):
+        return option
+    squares = {tuple(sq) for entry in option.get("allowed") or [] if isinstance(entry, dict)
+               for sq in entry.get("squares", [])}
+    return {**option, "allowed": [list(sq) for sq in sorted(squares, key=lambda sq: (sq[1], sq[0]))]}
 
 
 def _idle_own_action(option: dict, casting: set[str]) -> bool:

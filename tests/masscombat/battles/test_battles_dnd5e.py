@@ -440,3 +440,14 @@ def test_forms_leave_out_what_they_cannot_build_or_what_no_action_uses(dnd_battl
     assert f"units.{orcs}.stands[0].move" in kept and f"units.{orcs}.stands[0].action" not in kept
     side = list(_options(dnd_battle, "side:A").values())
     assert [o["path"] for o in adapter.form_options(side, dnd_battle.state, "A")] == ["casualty_shifts"]
+
+
+def test_an_area_spells_origin_is_offered_as_squares_to_pick_on_the_map(dnd_battle):
+    origin = {"path": "units.u.stands[0].spell.origin", "label": "Origin", "type": "square", "forbidden": [],
+              "allowed": [{"spell": "fireball", "squares": [[2, 1], [1, 1]]}, {"spell": "web", "squares": [[1, 1], [0, 3]]}]}
+    offered, = adapters.get("dnd5e").form_options([origin], dnd_battle.state, "A")
+    assert offered["allowed"] == [[1, 1], [2, 1], [0, 3]]
+    from masscombat.battles.forms import DeclarationForm
+    form = DeclarationForm({"units.u.stands[0].spell.origin": "[2, 1]"}, options=[offered],
+                           adapter=adapters.get("dnd5e"), state=dnd_battle.state)
+    assert form.is_valid() and form.declaration() == {"units.u.stands[0].spell.origin": [2, 1]}
