@@ -141,6 +141,18 @@ class Heros(Adapter):
         "unconscious": gettext_lazy("unconscious"),
         "dead": gettext_lazy("dead"),
         "captured": gettext_lazy("captured"),
+        # Combat results (S6.8), risk tests (S6.10).
+        "none": gettext_lazy("no effect"),
+        "continue": gettext_lazy("fights on"),
+        "recoil": gettext_lazy("recoils"),
+        "flee": gettext_lazy("flees"),
+        "destroyed": gettext_lazy("destroyed"),
+        "spirit": gettext_lazy("the spirit rule applies"),
+        "unharmed": gettext_lazy("unharmed"),
+        "wound": gettext_lazy("wounded"),
+        "critical_wound": gettext_lazy("critically wounded"),
+        "wound_and_captured": gettext_lazy("wounded and captured"),
+        "critical_and_captured": gettext_lazy("critically wounded and captured"),
         # Events of a bound (S9.13).
         "bound_started": gettext_lazy("Bound begins"),
         "pa_rolled": gettext_lazy("Action points rolled"),
