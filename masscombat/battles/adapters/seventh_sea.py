@@ -135,6 +135,7 @@ class SeventhSea(Adapter):
 
     def declaration_form(self, viewer, key: str, kind: str, ref: str, answer: dict, declared: dict,
                          posted=None) -> tuple[dict, str]:
+        """The GM's offer and the player's answer follow the round's draft; the forms say what is imposed."""
         battle, state = viewer.battle, viewer.battle.state
         if kind == "gm":
             names = {f"heroes.{hero['id']}": hero["name"] for hero in state.get("heroes", [])}
@@ -156,7 +157,8 @@ class SeventhSea(Adapter):
             if offer:
                 answer = offers.ask(battle, kind, ref, offers.draft(state, declared, key=key, posted=posted)) or answer
         options = answer.get("options", [])
-        notes = [self._imposed_note(offers.imposed(options))] if offers.imposed(options) is not None else []
+        level = offers.imposed(options)
+        notes = [self._imposed_note(level)] if level is not None else []
         if hero.get("opportunity_pending"):
             notes.insert(0, self.offer_note(offer, viewer) if offer else gettext(
                 "A heroic opportunity is yours this round: the game master will propose one here."))
