@@ -183,7 +183,7 @@ def test_two_bounds_alternate_and_undo_restores_exactly(battle, gm, player, othe
     assert battle.state == after_one and battle.round == 1
 
 
-def test_a_melee_against_an_adjacent_enemy_is_declared_and_fought(battle, gm, player, other_player):
+def test_a_melee_against_an_adjacent_enemy_is_declared_and_fought(battle, gm, player, other_player, client_for):
     pin(battle)
     lanciers = furthest(battle, "unit:a-lanciers", "a-lanciers", 7)
     services.declare(player, battle.pk, "unit:a-lanciers", {
@@ -205,6 +205,13 @@ def test_a_melee_against_an_adjacent_enemy_is_declared_and_fought(battle, gm, pl
     done = services.resolve_round(gm, battle.pk, expected_round=3)
     fought = [e for e in done.events if e["type"] == "combat_resolved"]
     assert fought and fought[0]["attacker"]["id"] == "a-lanciers" and fought[0]["defender"]["id"] == "b-guerriers"
+    page = client_for(other_player).get(reverse("battles:part", args=[battle.pk, "reports"]),
+                                        HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    attacker, defender = fought[0]["attacker"], fought[0]["defender"]
+    assert (f"<strong>Lanciers de Valombre</strong> {attacker['total']} — "
+            f"<strong>Guerriers des Cendres</strong> {defender['total']}") in page
+    with translation.override("fr"):
+        assert f"({HEROS.value_label(attacker['result'])} / {HEROS.value_label(defender['result'])})" in page
 
 
 def test_the_heros_player_moves_the_hero_and_his_choice_reaches_the_engine(battle, gm, player):
