@@ -47,8 +47,9 @@ class Footing:
                 self.blocked.update(squares)
             if oid in b.stands and b.enemy_of(probe.cid, oid):
                 self.enemy_stands.update(squares)
-        swims = b.can_swim(probe.cid)
-        self.impassable = set() if swims else {sq for sq, c in b.terrain.cells.items() if c.get("terrain") == "deep_water"}
+        self.swims = b.can_swim(probe.cid)
+        self.impassable = set() if self.swims else {
+            sq for sq, c in b.terrain.cells.items() if c.get("terrain") == "deep_water"}
         ring = [(i, -1) for i in range(size)] + [(i, size) for i in range(size)]
         self.ring = ring + [(-1, j) for j in range(size)] + [(size, j) for j in range(size)]
 
@@ -59,12 +60,11 @@ class Footing:
     def step_cost(self, anchor: Square, d: Square) -> int | None:
         """S4.8 cost of the step from ``anchor`` in direction ``d``; None if it enters deep water the creature
         cannot swim (S5.7.2 ``impassable_terrain``)."""
-        entered = self.squares((anchor[0] + d[0], anchor[1] + d[1]), self.leading[d])
-        if not self.impassable.isdisjoint(entered):
-            return None
-        key = (anchor, d, self.size)
+        key = (anchor, d, self.size, self.swims)
         if key not in self.costs:
-            self.costs[key] = max(self.terrain.enter_cost((sx - d[0], sy - d[1]), (sx, sy)) for sx, sy in entered)
+            entered = self.squares((anchor[0] + d[0], anchor[1] + d[1]), self.leading[d])
+            self.costs[key] = None if not self.impassable.isdisjoint(entered) else max(
+                self.terrain.enter_cost((sx - d[0], sy - d[1]), (sx, sy)) for sx, sy in entered)
         return self.costs[key]
 
     def crossable(self, anchor: Square) -> bool:
@@ -87,8 +87,8 @@ def reachable(b: Battle, cid: str, dashing: bool, disengaging: bool, costs: dict
     Each path is a list of anchors, ready to be declared as ``move``.  The
     search relaxes squares in breadth-first order and keeps the first parent
     found at the lowest cost, so the same state always gives the same paths.
-    ``costs`` memoises step costs by (anchor, direction, footprint side); the
-    searches of one call may share it, since the map does not change between them.
+    ``costs`` memoises step costs by (anchor, direction, footprint side, swimmer);
+    the searches of one call may share it, since the map does not change between them.
     """
     start = tuple(b.stands[cid]["position"] if cid in b.stands else b.solos[cid]["position"])
     probe = Mover(b, cid, dashing=dashing, disengaging=disengaging)
