@@ -380,10 +380,10 @@ class Heros(Adapter):
                 elif rest == "rallies[]" and isinstance(value, dict):
                     out.setdefault("rallies", []).append({**value, "moves": []})
         actions = _actions(acts, units)
-        if extra_pa:
+        if extra_pa:  # the C-in-C's extra point pays part of the first action the corps pays for (S5.4)
             paying = next((a for a in actions if a["kind"] in ("move", "climb", "land") or (
-                a["kind"] == "hold" and not a.get("hold_exception"))), None)
-            if paying is not None and paying["kind"] != "hold":
+                a["kind"] == "character" and a["path"] and a.get("pa_source", "corps") == "corps")), None)
+            if paying is not None:
                 paying["use_cinc_extra_pa"] = True
         if actions:
             sides["active"]["actions"] = actions

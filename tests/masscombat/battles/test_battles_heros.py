@@ -552,3 +552,20 @@ def test_the_turn_limit_ends_the_battle_by_itself_and_its_aftermath_follows(plai
     assert battle.state["status"] == "ended" and battle.status == Battle.Status.OVER
     assert battle.aftermath["result"]["reason"] == "turn_limit"
     assert battle.aftermath["result"] == battle.state["result"]
+
+
+def test_the_c_in_c_extra_point_pays_for_the_first_move(battle, gm, player):
+    """With one action point left, two separate moves pass only if the C-in-C's extra point pays one (S5.4)."""
+    pin(battle)
+    short = copy.deepcopy(battle.state)
+    next(c for c in short["corps"] if c["id"] == "a-c1")["pa"].update(available=1, spent=0)
+    Battle.objects.filter(pk=battle.pk).update(state=short)
+    for uid, col in (("a-lanciers", 7), ("a-chevaliers", 9)):  # the river between them: two groups, two actions
+        services.declare(player, battle.pk, f"unit:{uid}", {
+            f"active.actions[kind=move].paths.{uid}": furthest(battle, f"unit:{uid}", uid, col)}, expected_round=1)
+    with pytest.raises(ValidationError):
+        services.resolve_round(gm, battle.pk, expected_round=1)
+    services.declare(player, battle.pk, "side:a", {"active.actions[].use_cinc_extra_pa": True}, expected_round=1)
+    done = services.resolve_round(gm, battle.pk, expected_round=1)
+    assert [a.get("use_cinc_extra_pa", False) for a in done.declarations["active"]["actions"]] == [True, False]
+    assert [e["unit_id"] for e in done.events if e["type"] == "unit_moved"] == ["a-lanciers", "a-chevaliers"]
