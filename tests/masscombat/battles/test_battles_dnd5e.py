@@ -451,3 +451,23 @@ def test_an_area_spells_origin_is_offered_as_squares_to_pick_on_the_map(dnd_batt
     form = DeclarationForm({"units.u.stands[0].spell.origin": "[2, 1]"}, options=[offered],
                            adapter=adapters.get("dnd5e"), state=dnd_battle.state)
     assert form.is_valid() and form.declaration() == {"units.u.stands[0].spell.origin": [2, 1]}
+
+
+def test_the_setup_form_offers_the_square_maps_and_the_edges(ford, client_for, gm):
+    from masscombat.maps import services as map_services
+
+    map_services.create_map(ford["campaign"], name="Plaine", width=8, height=6, data={"cells": []})
+    page = client_for(gm).get(reverse("battles:create", args=[ford["campaign"].pk])).content.decode()
+    assert f'<option value="{ford["map"].pk}">{ford["map"].name}</option>' in page and ">Plaine</option>" in page
+    assert 'value="west"' in page and "Victory points that end the battle" in page
+    response = _create(ford, client_for(gm), map="999999")
+    assert response.status_code == 200 and not Battle.objects.exists()
+
+
+def test_an_army_too_large_for_its_edge_is_told_so(ford, client_for, gm):
+    from masscombat.maps import services as map_services
+
+    tiny = map_services.create_map(ford["campaign"], name="Pont", width=3, height=2, data={"cells": []})
+    response = _create(ford, client_for(gm), map=tiny.pk)
+    assert response.status_code == 200 and not Battle.objects.exists()
+    assert "No room left along the edge" in response.content.decode()
