@@ -471,3 +471,18 @@ def test_an_army_too_large_for_its_edge_is_told_so(ford, client_for, gm):
     response = _create(ford, client_for(gm), map=tiny.pk)
     assert response.status_code == 200 and not Battle.objects.exists()
     assert "No room left along the edge" in response.content.decode()
+
+
+def test_the_replay_matches_the_record(dnd_battle, client_for, gm, other_player):
+    from masscombat.battles import replay
+
+    archers = _unit(dnd_battle, "B", "Archers hobgobelins")
+    shot = next(a for a in _options(dnd_battle, f"unit:{archers}")[f"units.{archers}.stands[0].attacks"]["allowed"]
+                if a["attack"] == "longbow")
+    _post(client_for(other_player), dnd_battle, f"unit:{archers}", {
+        f"units.{archers}.action": "attack", f"units.{archers}.stands[0].attacks": (shot,)})
+    services.resolve_round(gm, dnd_battle.pk, expected_round=1)
+    services.resolve_round(gm, dnd_battle.pk, expected_round=2)
+    steps = replay.replay(selectors.viewer(gm, selectors.Action.BATTLE_VIEW, dnd_battle.pk))
+    assert [s["number"] for s in steps] == [0, 1, 2] and all(s["matches"] for s in steps)
+    assert client_for(gm).get(reverse("battles:replay", args=[dnd_battle.pk])).status_code == 200
