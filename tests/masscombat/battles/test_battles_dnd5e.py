@@ -486,3 +486,37 @@ def test_the_replay_matches_the_record(dnd_battle, client_for, gm, other_player)
     steps = replay.replay(selectors.viewer(gm, selectors.Action.BATTLE_VIEW, dnd_battle.pk))
     assert [s["number"] for s in steps] == [0, 1, 2] and all(s["matches"] for s in steps)
     assert client_for(gm).get(reverse("battles:replay", args=[dnd_battle.pk])).status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_other_sides_websocket_hears_no_hidden_stand(dnd_battle, client_for, gm, player, other_player):
+    """Over the real socket, a player of side A catching up on the round hears no id or square of it."""
+    from asgiref.sync import async_to_sync
+    from channels.testing import WebsocketCommunicator
+
+    from masscombat.battles.consumers import BattleConsumer
+
+    archers = _unit(dnd_battle, "B", "Archers hobgobelins")
+    hidden = dnd_battle.state["units"][archers]["stands"][0]
+    _hide(dnd_battle, hidden, [5, 2])
+    walk = _options(dnd_battle, f"unit:{archers}")[f"units.{archers}.stands[0].move"]["allowed"][0]
+    _post(client_for(other_player), dnd_battle, f"unit:{archers}", {f"units.{archers}.stands[0].move": walk})
+    services.resolve_round(gm, dnd_battle.pk, expected_round=1)
+
+    async def heard() -> list:
+        socket = WebsocketCommunicator(BattleConsumer.as_asgi(), f"/ws/battles/{dnd_battle.pk}/")
+        socket.scope["user"] = player
+        socket.scope["url_route"] = {"kwargs": {"battle_id": dnd_battle.pk}}
+        assert (await socket.connect())[0]
+        await socket.send_json_to({"type": "hello", "last_seq": 0})
+        messages = []
+        while not messages or messages[-1]["type"] != "ready":
+            messages.append(await socket.receive_json_from(timeout=5))
+        await socket.disconnect()
+        return messages
+
+    messages = async_to_sync(heard)()
+    kinds = [m.get("kind") for m in messages if m["type"] == "event"]
+    assert "round_resolved" in kinds and "declared" in kinds
+    text = json.dumps(messages)
+    assert hidden not in text and "[5, 2]" not in text and json.dumps(walk[-1]) not in text
