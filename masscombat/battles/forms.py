@@ -236,7 +236,14 @@ class MapPickSelect(forms.Select):
 
 
 class MapPickField(forms.TypedChoiceField):
-    """One path or cell among the allowed ones; any spelling of the same JSON is the same value."""
+    """One path or cell among the allowed ones; any spelling of the same JSON is the same value.
+
+    ``map_pick`` (``"path"`` or ``"cell"``) tells the template to offer "Choose on the map".
+    """
+
+    def __init__(self, *, map_pick: str, **kwargs):
+        super().__init__(**kwargs)
+        self.map_pick = map_pick
 
     def to_python(self, value):
         value = super().to_python(value)
@@ -266,5 +273,5 @@ def _map_pick_field(option: dict, pick: str, adapter, state, *, label, help_text
     piece = adapter.option_piece(option, state)
     if piece:
         attrs["data-piece"] = piece
-    return MapPickField(label=label, choices=choices, required=required, coerce=json.loads, empty_value=None,
+    return MapPickField(map_pick=pick, label=label, choices=choices, required=required, coerce=json.loads, empty_value=None,
                         help_text=help_text, widget=MapPickSelect(attrs=attrs, cells=cells))

@@ -11,9 +11,10 @@
  *  - choosing in the select by hand (or focusing it) draws the same.
  * In placement mode ([data-place-toggle] pressed, GM only) a tap on a piece then one on a cell
  * fills the placement form ([data-place-form]) and submits it (htmx swaps #battle-map).
- * The page never jumps: a status line under the map ([data-map-pick-status]) names the field
- * being set and offers a button to show it. Everything is re-applied after htmx swaps of
- * #battle-declare and #battle-map, whose zoom is kept.
+ * Taps never make the page jump: a status line under the map ([data-map-pick-status]) names the
+ * field being set and offers a button back to it; each picker has a "Choose on the map" button
+ * ([data-map-pick-show]) that activates it and brings the map into view. Everything is re-applied
+ * after htmx swaps of #battle-declare and #battle-map, whose zoom is kept.
  */
 (function () {
   "use strict";
@@ -150,6 +151,18 @@
     select.focus({ preventScroll: true });
   }
 
+  function showMap(name) {
+    var box = declareBox();
+    var select = box && box.querySelector('select[data-map-pick][name="' + quote(name) + '"]');
+    var map = mapBox();
+    if (!select || !map) return;
+    placing = false;
+    showPlacing();
+    activate(select);
+    var rect = map.getBoundingClientRect();
+    if (rect.top < 0 || rect.top > window.innerHeight / 2) map.scrollIntoView({ block: "start", behavior: "smooth" });
+  }
+
   // -- choosing ---------------------------------------------------------------------------
 
   function activate(select) {
@@ -224,6 +237,8 @@
       draw();
     } else if (e.target.closest && e.target.closest("[data-map-pick-goto]")) {
       showField();
+    } else if (e.target.closest && e.target.closest("[data-map-pick-show]")) {
+      showMap(e.target.closest("[data-map-pick-show]").getAttribute("data-map-pick-show"));
     }
   });
   document.addEventListener("htmx:beforeSwap", function (e) {
@@ -242,10 +257,17 @@
       showPlacing();
       draw();
     } else if (target === declareBox()) {
+      offerMapButtons();
       draw();
     }
   });
-  function start() { showPlacing(); draw(); }
+  function offerMapButtons() {
+    // Rendered hidden: without this script (or a map) they would do nothing.
+    if (!mapSvg()) return;
+    list(document.querySelectorAll("[data-map-pick-show][hidden]")).forEach(function (b) { b.hidden = false; });
+  }
+
+  function start() { showPlacing(); offerMapButtons(); draw(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();

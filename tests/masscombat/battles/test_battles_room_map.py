@@ -267,6 +267,7 @@ def test_the_room_draws_the_map_in_its_own_part_with_pickers_naming_their_pieces
     select = Select(page, f"units.{ORCS}.stands[0].move")
     assert select.attrs["data-piece"] == FIRST and select.attrs["data-map-pick"] == "path"
     assert f'data-piece="{FIRST}"' in page.split('id="battle-map"')[1]  # the piece it moves is on the map
+    assert f'data-map-pick-show="units.{ORCS}.stands[0].move" hidden' in page  # shown by the script
     part = client_for(player).get(reverse("battles:part", args=[ford.pk, "map"])).content.decode()
     assert "battle-map-panel" in part and "<html" not in part
     reports = client_for(player).get(reverse("battles:part", args=[ford.pk, "reports"])).content.decode()

@@ -81,6 +81,12 @@ def pick_a_move(page, screenshot, unit, name, phone):
     page.locator(f'form[data-participant="unit:{unit}"] button[type=submit]').click()
     expect(page.locator(f'form[data-participant="unit:{unit}"] .message[role=status]')).to_be_visible()
     expect(page.locator("#battle-map g.pick-path .pick-end")).to_have_attribute("data-c", end)  # drawn again after the swap
+
+    # From the form to the map: the second stand's "Choose on the map" brings the map up with its moves.
+    second = page.locator(f'[data-map-pick-show="units.{unit}.stands[1].move"]')
+    tap(page, second, phone)
+    expect(page.locator(f'#battle-map [data-piece="{unit}-2"].selected')).to_have_count(1)
+    page.wait_for_function("() => document.getElementById('battle-map').getBoundingClientRect().top < window.innerHeight / 2")
     return chosen
 
 
