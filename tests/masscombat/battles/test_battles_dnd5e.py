@@ -416,12 +416,17 @@ def test_the_room_query_count_stays_flat_with_more_stands(ford, client_for, gm, 
     assert max(few.values()) <= 25, few
 
 
-def test_the_room_reports_the_round_and_the_aftermath_in_words(dnd_battle, client_for, gm, other_player):
-    archers = _unit(dnd_battle, "B", "Archers hobgobelins")
-    shot = next(a for a in _options(dnd_battle, f"unit:{archers}")[f"units.{archers}.stands[0].attacks"]["allowed"]
+def _archers_shoot(battle, client) -> None:
+    """Side B's archers declare a longbow shot at the first target offered."""
+    archers = _unit(battle, "B", "Archers hobgobelins")
+    shot = next(a for a in _options(battle, f"unit:{archers}")[f"units.{archers}.stands[0].attacks"]["allowed"]
                 if a["attack"] == "longbow")
-    _post(client_for(other_player), dnd_battle, f"unit:{archers}", {
-        f"units.{archers}.action": "attack", f"units.{archers}.stands[0].attacks": (shot,)})
+    assert _post(client, battle, f"unit:{archers}", {
+        f"units.{archers}.action": "attack", f"units.{archers}.stands[0].attacks": (shot,)}).status_code == 302
+
+
+def test_the_room_reports_the_round_and_the_aftermath_in_words(dnd_battle, client_for, gm, other_player):
+    _archers_shoot(dnd_battle, client_for(other_player))
     services.resolve_round(gm, dnd_battle.pk, expected_round=1)
     page = client_for(other_player).get(dnd_battle.get_absolute_url()).content.decode()
     assert "Archers hobgobelins 1 attacks " in page and "against AC" in page
@@ -476,11 +481,7 @@ def test_an_army_too_large_for_its_edge_is_told_so(ford, client_for, gm):
 def test_the_replay_matches_the_record(dnd_battle, client_for, gm, other_player):
     from masscombat.battles import replay
 
-    archers = _unit(dnd_battle, "B", "Archers hobgobelins")
-    shot = next(a for a in _options(dnd_battle, f"unit:{archers}")[f"units.{archers}.stands[0].attacks"]["allowed"]
-                if a["attack"] == "longbow")
-    _post(client_for(other_player), dnd_battle, f"unit:{archers}", {
-        f"units.{archers}.action": "attack", f"units.{archers}.stands[0].attacks": (shot,)})
+    _archers_shoot(dnd_battle, client_for(other_player))
     services.resolve_round(gm, dnd_battle.pk, expected_round=1)
     services.resolve_round(gm, dnd_battle.pk, expected_round=2)
     steps = replay.replay(selectors.viewer(gm, selectors.Action.BATTLE_VIEW, dnd_battle.pk))
