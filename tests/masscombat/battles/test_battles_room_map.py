@@ -17,11 +17,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection  # noqa: F401 - read by the skipif condition below
 from django.urls import reverse
 
-from masscombat.battles import adapters, demo_dnd5e, services
+from masscombat.battles import adapters, demo_dnd5e, replay, selectors, services
 from masscombat.battles.adapters import Adapter
 from masscombat.battles.forms import DeclarationForm
-from masscombat.battles.models import Battle, BattleEvent, Declaration
-from masscombat.core.permissions import Role
+from masscombat.battles.models import Battle, BattleEvent, Declaration, Round
+from masscombat.core.permissions import Action, Role
 from masscombat.maps import demo as maps_demo
 from masscombat.rosters import examples
 from masscombat.rosters import services as roster_services
@@ -313,6 +313,15 @@ def test_place_moves_a_stand_with_a_new_battle_on_the_stored_seed(ford, gm):
     assert registry.run("dnd5e", "new-battle", copy.deepcopy(ford.setup["input"]), seed=ford.seed)["state"] == ford.state
     event = BattleEvent.objects.get(battle=ford, seq=seq + 1)
     assert event.kind == "placed" and event.audience == "all" and FIRST not in json.dumps(event.payload)
+
+
+def test_a_battle_replays_from_its_placed_setup(ford, gm):
+    target = free_square(ford)
+    services.place(gm, ford.pk, FIRST, target, expected_version=ford.version)
+    services.resolve_round(gm, ford.pk, expected_round=1)
+    steps = replay.replay(selectors.viewer(gm, Action.BATTLE_VIEW, ford.pk))
+    assert [step["number"] for step in steps] == [0, 1] and all(step["matches"] for step in steps)
+    assert Round.objects.get(battle=ford, number=1).state_before["stands"][FIRST]["position"] == target
 
 
 def test_the_same_placement_twice_has_one_effect(ford, gm):
