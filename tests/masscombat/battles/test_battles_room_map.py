@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from masscombat.battles import adapters, demo_dnd5e, replay, selectors, services
 from masscombat.battles.adapters import Adapter
-from masscombat.battles.forms import DeclarationForm
+from masscombat.battles.forms import DeclarationForm, PlacementForm
 from masscombat.battles.models import Battle, BattleEvent, Declaration, Round
 from masscombat.core.permissions import Action, Role
 from masscombat.maps import demo as maps_demo
@@ -373,6 +373,20 @@ def place_url(battle):
 
 def cell_text(cell) -> str:
     return f"{cell[0]},{cell[1]}"
+
+
+@pytest.mark.parametrize(("kind", "text", "cell"), [("square", "3,4", [3, 4]), ("square", " 12 , 0 ", [12, 0]),
+                                                   ("hex", "2,5", {"col": 2, "row": 5}), ("zones", "gué", "gué")])
+def test_the_placement_form_reads_a_cell_the_engines_way(kind, text, cell):
+    form = PlacementForm({"piece": "p1", "cell": text}, pieces=[{"id": "p1"}], kind=kind)
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["cell"] == cell
+
+
+@pytest.mark.parametrize("text", ["3", "3,4,5", "-1,2", "a,b", ""])
+def test_the_placement_form_refuses_what_is_not_a_cell(text):
+    form = PlacementForm({"piece": "p1", "cell": text}, pieces=[{"id": "p1"}], kind="square")
+    assert not form.is_valid() and form.errors["cell"]
 
 
 @pytest.mark.parametrize(("role", "status"), [("anonymous", 302), ("outsider", 404), ("other_side", 403),
