@@ -350,6 +350,7 @@ class DnD5e(Adapter):
                 profile = data["profiles"].get(solo["profile"], {})
                 solo_name = profile.get("name") or solo["id"]
                 solo_id = ids.make(side, solo_name, solo["id"])
+                # An army's own solos are its officers, not player characters: they die at 0 hp (S3.5).
                 entry = {"side": side, "name": solo_name[:80], "controller": _username(commander),
                          "profile": profiles.get(solo["profile"]), "attached_to": stands[0]["id"],
                          "uses_death_saves": False, "roster_id": solo["id"], "roster_unit": uid}
@@ -364,7 +365,7 @@ class DnD5e(Adapter):
 
     def placement(self, setup_input: dict, piece_id: str, cell) -> dict:
         """A new ``new-battle`` input with one stand or detached solo anchored at ``cell``; the engine judges it."""
-        target = [int(v) for v in (cell.split(",") if isinstance(cell, str) else cell)]
+        target = [int(v) for v in cell]
         changed = copy.deepcopy(setup_input)
         for unit in changed.get("units", {}).values():
             for stand in unit.get("stands", []):
