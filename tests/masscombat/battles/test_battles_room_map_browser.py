@@ -87,6 +87,13 @@ def pick_a_move(page, screenshot, unit, name, phone):
     tap(page, second, phone)
     expect(page.locator(f'#battle-map [data-piece="{unit}-2"].selected')).to_have_count(1)
     page.wait_for_function("() => document.getElementById('battle-map').getBoundingClientRect().top < window.innerHeight / 2")
+    # Chosen by hand in the select: drawn the same; a tap where the stand cannot go clears the map.
+    by_hand = page.locator(f'select[name="units.{unit}.stands[1].move"]')
+    by_hand.select_option(index=1)
+    last = by_hand.locator("option").nth(1).get_attribute("data-cells").split(" ")[-1]
+    expect(page.locator("#battle-map g.pick-path .pick-end")).to_have_attribute("data-c", last)
+    tap(page, page.locator('#battle-map .terrain [data-c="15,0"]'), phone)
+    expect(page.locator("#battle-map .pick-dest, #battle-map g.pick-path")).to_have_count(0)
     return chosen
 
 
