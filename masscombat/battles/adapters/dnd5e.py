@@ -426,16 +426,17 @@ class DnD5e(Adapter):
     def form_options(self, options: list[dict], state: dict, side: str | None) -> list[dict]:
         """The options a declaration form offers ``side`` (None: the GM).
 
-        Left out: what the generic form cannot build (the solos' fallbacks and the GM's
-        adjustments are objects with several fields; an area spell's origin becomes the
-        squares any of the caster's area spells may start from), a stand's own action when its unit
-        cannot cast a spell now (it is used only then), and, for a side, every enemy hidden
-        from it (S11.3): ``declaration-options`` answers for the whole state, so an attack
-        list would name a hidden stand and give its distance.
+        Left out: a null choice the form's own empty one repeats; what the generic form
+        cannot build (the solos' fallbacks and the GM's adjustments are objects with several
+        fields; an area spell's origin becomes the squares any of the caster's area spells
+        may start from); a stand's own action when its unit cannot cast a spell now (it is
+        used only then); and, for a side, every enemy hidden from it (S11.3):
+        ``declaration-options`` answers for the whole state, so an attack list would name a
+        hidden stand and give its distance.
         """
         casting = {o["path"].rsplit(".", 1)[0] for o in options
                    if o["path"].endswith(".action") and "cast_spell" in (o.get("allowed") or [])}
-        options = [_origin_squares(o) for o in options
+        options = [_without_null_choice(_origin_squares(o)) for o in options
                    if o["path"].rsplit(".", 1)[-1] not in UNBUILT and not _idle_own_action(o, casting)]
         if side is None:
             return options
@@ -610,6 +611,15 @@ def _hidden_from(state: dict, side: str | None) -> set[str]:
     hidden = {sid for sid, stand in state.get("stands", {}).items()
               if stand.get("hidden") and units.get(stand.get("unit"), {}).get("side") != side}
     return hidden | {hid for hid, solo in state.get("solos", {}).items() if solo.get("hidden") and solo.get("side") != side}
+
+
+def _without_null_choice(option: dict) -> dict:
+    """A choice whose default is null loses its null value: the form's own empty choice says the same."""
+    allowed = option.get("allowed")
+    if option.get("type") == "list" or option.get("default") is not None or not isinstance(allowed, list) \
+            or None not in allowed:
+        return option
+    return {**option, "allowed": [value for value in allowed if value is not None]}
 
 
 def _origin_squares(option: dict) -> dict:
