@@ -46,10 +46,13 @@ def _shown(viewer, adapter, declaration, options: dict) -> list:
 
 
 def slots(viewer, expected: dict, declared: dict, present_ids: set) -> list[Slot]:
-    adapter = viewer.adapter
+    adapter, state = viewer.adapter, viewer.battle.state
     out = []
     for participant in sorted(viewer.participants, key=_order):
-        may_see = viewer.is_gm or participant.side in viewer.sides
+        own = participant.side in viewer.sides
+        if not (viewer.is_gm or own or adapter.participant_public(state, participant)):
+            continue  # a hidden enemy unit: not even its name
+        may_see = viewer.is_gm or (own and not adapter.orders_secret(state, participant))
         declaration = declared.get(participant.key)
         out.append(Slot(
             key=participant.key, name=participant.name, side=participant.side,

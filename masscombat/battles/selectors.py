@@ -79,7 +79,7 @@ def viewer(user, action: Action, battle_id: int, *, lock: bool = False) -> Viewe
     if battle is None:
         raise Http404
     access = authorize(user, action, battle.campaign_id)
-    return Viewer(battle, access, user, list(battle.participants.all()))
+    return Viewer(battle, access, user, list(battle.participants.select_related("user")))
 
 
 def battles_of(campaign_id: int):

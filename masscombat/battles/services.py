@@ -100,7 +100,11 @@ def declare(user, battle_id: int, key: str, data: dict, *, expected_round: int) 
         battle=battle, round=battle.current_round, participant=key,
         defaults={"data": data, "declared_by": user},
     )
-    live.emit(battle, "declared", {"round": battle.current_round, "participant": key})
+    participant = viewer.participant(key)
+    # Who declared is public, unless naming it would reveal a hidden unit to the other side.
+    audience = (live.ALL if participant is None or viewer.adapter.participant_public(battle.state, participant)
+                else live.side_audience(participant.side))
+    live.emit(battle, "declared", {"round": battle.current_round, "participant": key}, audience=audience)
     if battle.auto_resolve and not selectors.missing(battle, viewer.participants, selectors.declarations(battle)):
         try:
             with transaction.atomic():  # a refusal leaves the round to the GM, and the declaration saved

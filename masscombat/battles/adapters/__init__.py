@@ -161,6 +161,21 @@ class Adapter:
         """
         return answer, ""
 
+    def participant_public(self, state: dict, participant) -> bool:
+        """Whether the other side may know that ``participant`` is in the battle now.
+
+        Not a hidden (ambushing) unit: its name in "who has declared" or in a
+        live event would give it away.  The GM and its own side always know.
+        """
+        return True
+
+    def orders_secret(self, state: dict, participant) -> bool:
+        """Whether the orders stored for ``participant`` are kept from its own side until resolution.
+
+        D&D 5e (S11.3): the GM's orders for a broken unit are not shown to that unit's side.
+        """
+        return False
+
     def may_see(self, viewer, entry: dict) -> bool:
         """Whether this viewer may read one event or log step of a resolved round (a ruleset may keep a few secret)."""
         return True

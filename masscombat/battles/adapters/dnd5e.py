@@ -416,6 +416,20 @@ class DnD5e(Adapter):
         side = None if viewer.is_gm else viewer.side
         return {**answer, "options": self.form_options(answer.get("options", []), state, side)}, ""
 
+    def participant_public(self, state: dict, participant) -> bool:
+        """A unit all of whose stands are hidden, or a hidden solo, is unknown to the enemy (S11.3)."""
+        if participant.kind == "solo":
+            return not state.get("solos", {}).get(participant.ref, {}).get("hidden")
+        if participant.kind == "unit":
+            stands = [state.get("stands", {}).get(sid, {})
+                      for sid in state.get("units", {}).get(participant.ref, {}).get("stands", [])]
+            return not stands or not all(stand.get("hidden") for stand in stands)
+        return True
+
+    def orders_secret(self, state: dict, participant) -> bool:
+        """The GM's orders for a broken unit are not shown to its side before resolution (S11.3)."""
+        return participant.kind == "unit" and bool(state.get("units", {}).get(participant.ref, {}).get("broken"))
+
     def may_see(self, viewer, entry: dict) -> bool:
         """A player reads no event naming an enemy hidden from their side now (S11.3): its moves stay secret.
 

@@ -426,6 +426,18 @@ class Heros(Adapter):
 
     # -- state, map, end ----------------------------------------------------------
 
+    def participant_public(self, state: dict, participant) -> bool:
+        """An ambushing unit, a lurker still in the pool, and a character on either are unknown to the enemy (S11.3)."""
+        units = {unit.get("id"): unit for unit in state.get("units", [])}
+        ref = participant.ref
+        if participant.kind == "character":
+            character = next((c for c in state.get("characters", []) if c.get("id") == ref), {})
+            ref = character.get("stacked_on")
+        elif participant.kind != "unit":
+            return True
+        unit = units.get(ref) or {}
+        return not ((unit.get("hidden") and unit.get("status") == "active") or unit.get("status") == "pool")
+
     def finished(self, state: dict) -> bool:
         return state.get("status") == "ended"
 

@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.test.utils import CaptureQueriesContext
 from django.db import connection
 from django.urls import reverse
+from django.utils import translation
 
 from masscombat.battles import adapters, demo_dnd5e, live, selectors, services
 from masscombat.battles.models import Battle, BattleEvent
@@ -293,6 +294,21 @@ def test_every_option_and_value_of_units_and_solos_has_a_label(dnd_battle):
                     assert value in adapter.value_labels, (path, value)
 
 
+def test_the_gms_orders_for_a_broken_unit_stay_hidden_from_its_side(dnd_battle, client_for, gm, other_player):
+    """S11.3: the unit's side learns them at resolution, like the enemy."""
+    line = _unit(dnd_battle, "B", "Ligne hobgobeline")
+    state = copy.deepcopy(dnd_battle.state)
+    state["units"][line]["broken"] = True
+    Battle.objects.filter(pk=dnd_battle.pk).update(state=state)
+    assert _post(client_for(gm), dnd_battle, f"unit:{line}", {f"units.{line}.action": "disengage"}).status_code == 302
+    with translation.override("en"):
+        label = str(adapters.get("dnd5e").value_label("disengage"))
+    status = reverse("battles:part", args=[dnd_battle.pk, "status"])
+    own_side = client_for(other_player).get(status, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Ligne hobgobeline" in own_side and label not in own_side
+    assert label in client_for(gm).get(status, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+
 # -- fog of war ------------------------------------------------------------------------------
 
 
@@ -337,6 +353,18 @@ def test_a_hidden_stand_never_reaches_the_other_side(dnd_battle, client_for, gm,
         message = json.dumps(live.as_message(event))
         assert hidden not in message and str(where) not in message
         assert not {"position", "at", "from", "to", "move"} & set(event.payload)
+
+
+def test_a_unit_whose_stands_all_hide_is_not_named_to_the_enemy(dnd_battle, client_for, gm, player, other_player):
+    archers = _unit(dnd_battle, "B", "Archers hobgobelins")
+    for index, stand in enumerate(dnd_battle.state["units"][archers]["stands"]):
+        _hide(dnd_battle, stand, [12 + index, 2])
+    status = reverse("battles:part", args=[dnd_battle.pk, "status"])
+    assert "Archers hobgobelins" not in client_for(player).get(status).content.decode()
+    assert "Archers hobgobelins" in client_for(other_player).get(status).content.decode()
+    services.declare(other_player, dnd_battle.pk, f"unit:{archers}", {}, expected_round=1)
+    event = BattleEvent.objects.get(battle=dnd_battle, kind="declared")
+    assert event.audience == live.side_audience("B")
 
 
 def test_options_offer_no_hidden_enemy_to_target(dnd_battle):
@@ -520,6 +548,7 @@ def test_the_other_sides_websocket_hears_no_hidden_stand(dnd_battle, client_for,
 
     messages = async_to_sync(heard)()
     kinds = [m.get("kind") for m in messages if m["type"] == "event"]
-    assert "round_resolved" in kinds and "declared" in kinds
+    # The archers' only stand hides: even that they declared is side B's to know.
+    assert "round_resolved" in kinds and "declared" not in kinds
     text = json.dumps(messages)
     assert hidden not in text and "[5, 2]" not in text and json.dumps(walk[-1]) not in text

@@ -343,6 +343,20 @@ def test_hidden_units_and_the_lurker_pool_never_reach_the_other_side(ambush, cli
     assert "b-frondeurs" in pages.battle_map(master, selectors.visible_state(master))["svg"]  # the GM sees all
 
 
+def test_who_has_declared_names_no_hidden_unit_to_the_other_side(ambush, client_for, gm, player, other_player):
+    """The status panel and the "declared" event would otherwise name the ambushers to side a."""
+    for name in ("status", None):
+        url = reverse("battles:part", args=[ambush.pk, name]) if name else reverse("battles:room", args=[ambush.pk])
+        page = client_for(player).get(url).content.decode()
+        assert not [secret for secret in SECRETS if secret in page], name
+    assert "Frondeurs" in client_for(other_player).get(reverse("battles:part", args=[ambush.pk, "status"])).content.decode()
+    assert "Frondeurs" in client_for(gm).get(reverse("battles:part", args=[ambush.pk, "status"])).content.decode()
+    services.declare(other_player, ambush.pk, "unit:b-frondeurs", {}, expected_round=1)
+    services.declare(other_player, ambush.pk, "unit:b-guerriers", {}, expected_round=1)
+    audiences = {e.payload["participant"]: e.audience for e in BattleEvent.objects.filter(battle=ambush, kind="declared")}
+    assert audiences == {"unit:b-frondeurs": live.side_audience("b"), "unit:b-guerriers": live.ALL}
+
+
 def test_round_events_carry_no_positions_and_the_report_keeps_the_ambush_secret(ambush, client_for, gm, player):
     services.declare(player, ambush.pk, "unit:a-lanciers", {
         "active.actions[kind=move].paths.a-lanciers": furthest(ambush, "unit:a-lanciers", "a-lanciers", 7)},
