@@ -90,9 +90,12 @@ def _dnd5e_pieces(state: dict) -> list[dict]:
     footprint = _footprints(state)
     pieces = []
     for uid, unit in state.get("units", {}).items():
-        for index, sid in enumerate(unit.get("stands", [])):
-            stand = state.get("stands", {}).get(sid)
-            if not stand or stand.get("position") is None or stand.get("status") not in ("active", "casualty"):
+        # The engine numbers a unit's stands among those still in play (``stands[i]`` of its options).
+        in_play = [sid for sid in unit.get("stands", [])
+                   if state.get("stands", {}).get(sid, {}).get("status") in ("active", "casualty")]
+        for index, sid in enumerate(in_play):
+            stand = state["stands"][sid]
+            if stand.get("position") is None:
                 continue
             badges = [b for b, on in (
                 ("wounded", _hurt(stand, profiles.get(stand.get("profile")))),

@@ -84,6 +84,19 @@ def test_legal_moves_come_from_the_engine(dnd_state):
     assert svg.count('class="hl"') == len(view["highlights"])
 
 
+def test_after_a_stand_falls_the_next_ones_moves_are_its_own(dnd_state):
+    """The engine numbers a unit's stands among those in play: ``stands[1]`` is ar3 once ar2 is eliminated."""
+    assert dnd_state["units"]["a_reg"]["stands"][:3] == ["ar1", "ar2", "ar3"]
+    dnd_state["stands"]["ar2"].update(status="eliminated", position=None)
+    view = map_view(dnd_state, "dnd5e", "A", selected_piece="ar3")
+    options = registry.run("dnd5e", "declaration-options",
+                           {"state": dnd_state, "participant": {"kind": "unit", "id": "a_reg"}})["options"]
+    assert next(o for o in options if o["path"] == "units.a_reg.stands[1].stand")["allowed"] == ["ar3"]
+    second = next(o for o in options if o["path"] == "units.a_reg.stands[1].move")["allowed"]
+    ends = {tuple(path[-1]) for path in second}
+    assert ends and {tuple(square) for square in view["highlights"]} == ends
+
+
 def test_heros_lurker_is_invisible_to_the_other_side(heros_state):
     for_red = map_view(heros_state, "heros", "red")
     assert "b-ps" not in _ids(for_red)
