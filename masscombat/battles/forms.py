@@ -18,6 +18,9 @@ from __future__ import annotations
 import json
 
 from django import forms
+from django.forms.utils import flatatt
+from django.utils.html import escape, format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from masscombat.maps.render import cell_key
@@ -193,6 +196,18 @@ class PlacementForm(forms.Form):
         return {"col": x, "row": y} if self.kind == "hex" else [x, y]
 
 
+def choice_inputs(field) -> str:
+    """A radio or checkbox field's inputs, each in its ``<label class="choice">``, built in one pass.
+
+    Django renders a template per input; on a player's forms (hundreds of radios) that was most of
+    the page's time.  The inputs' attributes are Django's own (``field.subwidgets``), only the
+    markup is written here.
+    """
+    return format_html_join("", '<label class="choice"><input type="{}" name="{}" value="{}"{}> <span>{}</span></label>', (
+        (radio.data["type"], radio.data["name"], radio.data["value"], flatatt(radio.data["attrs"]), radio.data["label"])
+        for radio in field))
+
+
 # -- paths and cells picked on the map -------------------------------------------------
 
 
@@ -221,18 +236,33 @@ def _map_pick(option: dict) -> str | None:
     return None
 
 
+def map_pieces(options: list[dict], adapter, state: dict | None) -> list[str]:
+    """The map pieces these options' pickers move, in order, once each (a folded form says them)."""
+    pieces = (adapter.option_piece(option, state) for option in options if _map_pick(option))
+    return list(dict.fromkeys(piece for piece in pieces if piece))
+
+
 class MapPickSelect(forms.Select):
-    """A select whose options carry the cells they go through (``data-cells="x,y x,y"``)."""
+    """A select whose options carry the cells they go through (``data-cells="x,y x,y"``).
+
+    Rendered in one pass in Python, not one template per option: a stand's picker lists
+    hundreds of paths, and a template per option made the room take a second to render.
+    The markup is Django's own select's.
+    """
 
     def __init__(self, attrs=None, cells=None):
         super().__init__(attrs)
         self.cells = cells or {}
 
-    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
-        option = super().create_option(name, value, label, selected, index, subindex, attrs)
-        if value in self.cells:
-            option["attrs"]["data-cells"] = self.cells[value]
-        return option
+    def render(self, name, value, attrs=None, renderer=None):
+        chosen, cells = set(self.format_value(value)), self.cells
+        options = "".join(
+            '<option value="%s"%s%s>%s</option>' % (
+                escape(key), ' data-cells="%s"' % escape(cells[key]) if key in cells else "",
+                " selected" if key in chosen else "", escape(label))
+            for key, label in ((str(k), str(v)) for k, v in self.choices))
+        return format_html('<select name="{}"{}>{}</select>', name, flatatt(self.build_attrs(self.attrs, attrs)),
+                           mark_safe(options))
 
 
 class MapPickField(forms.TypedChoiceField):

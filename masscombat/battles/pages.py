@@ -7,12 +7,13 @@ declared.  The state comes from ``visible-state``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
 from masscombat.battles import selectors
-from masscombat.battles.forms import DeclarationForm, PlacementForm
+from masscombat.battles.forms import DeclarationForm, PlacementForm, map_pieces
 
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 140, 24
 SIDE_COLOURS = ("#8c2f1b", "#2f5d8c", "#3f7a4a", "#7a5a1b")
@@ -64,8 +65,16 @@ def slots(viewer, expected: dict, declared: dict, present_ids: set) -> list[Slot
     return out
 
 
-def declaration_forms(viewer, declared: dict, posted=None, posted_key: str | None = None) -> list[dict]:
-    """One form per participant this viewer declares for (the GM: everyone, and the GM's own)."""
+def declaration_forms(viewer, declared: dict, posted=None, posted_key: str | None = None, *,
+                      only: str | None = None, shown: str | None = None) -> list[dict]:
+    """One form per participant this viewer declares for (the GM: everyone, and the GM's own).
+
+    The GM's forms are folded and each is loaded when opened (a GM page with every form built
+    and rendered took a second): an entry comes with its ``form`` only when it is the one asked
+    for (``only``), posted (``posted_key``) or just saved (``shown``); the others with ``form``
+    None and the map pieces their pickers move (``pieces``), so a tap on the map can open them.
+    ``only`` leaves out every other participant.
+    """
     battle = viewer.battle
     if not battle.accepts_declarations:
         return []
@@ -75,23 +84,35 @@ def declaration_forms(viewer, declared: dict, posted=None, posted_key: str | Non
         entries.append((selectors.GM_KEY, "gm", "", _("Game master's overrides")))
     out = []
     for key, kind, ref, name in entries:
+        if only is not None and key != only:
+            continue
         answer, note = viewer.adapter.declaration_form(
             viewer, key, kind, ref, selectors.options_for(battle, key, kind, ref), declared,
             posted if key == posted_key else None)
         if not answer.get("options"):
             continue
         existing = declared.get(key)
-        form = DeclarationForm(
+        entry = {"key": key, "name": name, "form": None, "declared": existing is not None,
+                 "must_declare": answer.get("must_declare", False), "own": not viewer.is_gm or kind == "gm",
+                 "note": note, "pieces": ""}
+        out.append(entry)
+        if viewer.is_gm and key not in (only, posted_key, shown):
+            entry["pieces"] = " ".join(map_pieces(answer["options"], viewer.adapter, battle.state))
+            continue
+        entry["form"] = DeclarationForm(
             posted if key == posted_key else None,
             options=answer["options"], adapter=viewer.adapter,
             initial_data=existing.data if existing else None, state=battle.state, prefix=None,
+            auto_id=field_ids(key),
         )
         if key == posted_key and posted is not None:
-            form.is_valid()
-        out.append({"key": key, "name": name, "form": form, "declared": existing is not None,
-                    "must_declare": answer.get("must_declare", False), "own": not viewer.is_gm or kind == "gm",
-                    "note": note})
+            entry["form"].is_valid()
     return out
+
+
+def field_ids(key: str) -> str:
+    """Ids unique on the page for one participant's fields (several forms share option paths), names untouched."""
+    return "id_" + re.sub(r"[^\w-]", "-", key) + "-%s"
 
 
 def visible_strength(viewer, strength: dict) -> dict:
@@ -187,11 +208,13 @@ def reports(viewer, rounds: list) -> list[dict]:
     show_log = viewer.is_gm or viewer.adapter.round_log_public
     out = []
     for resolved in reversed(rounds):
+        events, log, dice = viewer.adapter.report(
+            viewer, [event for event in resolved.events if _may_see(viewer, event)], resolved.log, resolved.dice,
+            resolved.state_before)
         out.append({
             "round": resolved,
-            "events": [event for event in resolved.events if _may_see(viewer, event)],
-            "log": selectors.rendered_log(battle, [s for s in resolved.log if viewer.adapter.may_see(viewer, s)])
-            if show_log else [],
-            "dice": resolved.dice if show_log else {},
+            "events": events,
+            "log": selectors.rendered_log(battle, log) if show_log else [],
+            "dice": dice if show_log else {},
         })
     return out

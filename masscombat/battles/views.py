@@ -39,30 +39,73 @@ def create(request, campaign_id: int):
     return render(request, "battles/create.html", {"form": form, "campaign": access.campaign})
 
 
-def _room_context(viewer, *, posted=None, posted_key=None, placement=None) -> dict:
+def _status_context(viewer) -> dict:
+    """Who has declared, who is here, the GM's controls: the status part, reloaded on every event."""
     battle = viewer.battle
     declared = selectors.declarations(battle)
     expected = selectors.expected(battle, viewer.participants) if battle.accepts_declarations else {}
     here = selectors.present_users(battle) if viewer.is_gm else []
-    present = {user.pk for user in here}
-    rounds = selectors.rounds(battle)
-    slots = pages.slots(viewer, expected, declared, present)
+    slots = pages.slots(viewer, expected, declared, {user.pk for user in here})
+    return {"here": here, "slots": slots, "missing": [s for s in slots if s.must_declare and not s.declared],
+            "sides": _sides(viewer)}
+
+
+def _declare_context(viewer, *, posted=None, posted_key=None, shown=None) -> dict:
+    """The forms this viewer declares with (the GM's folded, each loaded when opened)."""
+    declared = selectors.declarations(viewer.battle)
+    return {"forms": pages.declaration_forms(viewer, declared, posted, posted_key, shown=shown)}
+
+
+def _one_form(request, viewer) -> HttpResponse:
+    """One participant's form, which the GM's page loads when its fold is opened: the GM's for
+    anyone, a player's only for what they play; nothing to declare for it now: 404."""
+    key = request.GET["participant"]
+    if not viewer.controls(key) or (key == selectors.GM_KEY and not viewer.is_gm):
+        raise Http404
+    entry = next(iter(pages.declaration_forms(viewer, selectors.declarations(viewer.battle), only=key)), None)
+    if entry is None:
+        raise Http404
+    return render(request, "battles/_declare_form.html", {**_base_context(viewer), "entry": entry})
+
+
+def _reports_context(viewer, state) -> dict:
+    """The state, the timeline and the round reports."""
+    rounds = selectors.rounds(viewer.battle)
+    return {"state": state, "reports": pages.reports(viewer, rounds), "chart": pages.chart(viewer, rounds),
+            "sides": _sides(viewer)}
+
+
+def _sides(viewer) -> list:
+    return [(side, viewer.adapter.side_label(side, viewer.battle.state)) for side in viewer.adapter.sides]
+
+
+def _base_context(viewer) -> dict:
+    return {"battle": viewer.battle, "viewer": viewer, "campaign": viewer.access.campaign, "adapter": viewer.adapter}
+
+
+def _room_context(viewer, *, posted=None, posted_key=None, placement=None) -> dict:
+    """The whole room: every part's context, the visible state computed once for the map and the reports."""
     state = selectors.visible_state(viewer)
-    return {
-        "battle": battle, "viewer": viewer, "here": here, "campaign": viewer.access.campaign, "adapter": viewer.adapter,
-        "slots": slots, "missing": [s for s in slots if s.must_declare and not s.declared],
-        "forms": pages.declaration_forms(viewer, declared, posted, posted_key),
-        "state": state, "map": pages.battle_map(viewer, state, placement), "reports": pages.reports(viewer, rounds),
-        "chart": pages.chart(viewer, rounds),
-        "sides": [(side, viewer.adapter.side_label(side, battle.state)) for side in viewer.adapter.sides],
-    }
+    return {**_base_context(viewer), **_status_context(viewer),
+            **_declare_context(viewer, posted=posted, posted_key=posted_key),
+            **_reports_context(viewer, state), "map": pages.battle_map(viewer, state, placement)}
 
 
 def _map_context(viewer, placement=None) -> dict:
     """What the map part alone needs: its part reloads on every round and placement, so nothing more."""
     state = selectors.visible_state(viewer)
-    return {"battle": viewer.battle, "viewer": viewer, "adapter": viewer.adapter,
-            "map": pages.battle_map(viewer, state, placement)}
+    return {**_base_context(viewer), "map": pages.battle_map(viewer, state, placement)}
+
+
+def _part_context(viewer, name: str) -> dict:
+    """Only what the part's template uses: a part reloads on every event, for everyone in the room."""
+    if name == "map":
+        return _map_context(viewer)
+    if name == "status":
+        return {**_base_context(viewer), **_status_context(viewer)}
+    if name == "declare":
+        return {**_base_context(viewer), **_declare_context(viewer)}
+    return {**_base_context(viewer), **_reports_context(viewer, selectors.visible_state(viewer))}
 
 
 @login_required
@@ -79,7 +122,9 @@ def part(request, pk: int, name: str):
     if name not in ("status", "declare", "reports", "map"):
         raise Http404
     viewer = selectors.viewer(request.user, Action.BATTLE_VIEW, pk)
-    return render(request, f"battles/_{name}.html", _map_context(viewer) if name == "map" else _room_context(viewer))
+    if name == "declare" and "participant" in request.GET:
+        return _one_form(request, viewer)
+    return render(request, f"battles/_{name}.html", _part_context(viewer, name))
 
 
 @login_required
@@ -89,7 +134,7 @@ def declare(request, pk: int):
     key = request.POST.get("participant", "")
     if not viewer.controls(key) or (key == selectors.GM_KEY and not viewer.is_gm):
         raise Http404
-    context = _room_context(viewer, posted=request.POST, posted_key=key)
+    context = {**_base_context(viewer), **_declare_context(viewer, posted=request.POST, posted_key=key)}
     entry = next((f for f in context["forms"] if f["key"] == key), None)
     error = None
     if entry is None:
@@ -105,7 +150,8 @@ def declare(request, pk: int):
             if request.htmx:  # the answer is the forms part: the notice goes in it, not in the session
                 viewer = selectors.viewer(request.user, Action.BATTLE_VIEW, pk)
                 return render(request, "battles/_declare.html",
-                              {**_room_context(viewer), "notice": {"key": key, "text": saved}})
+                              {**_base_context(viewer), **_declare_context(viewer, shown=key),
+                               "notice": {"key": key, "text": saved}})
             messages.success(request, saved)
             return redirect(viewer.battle)
     if request.htmx:
@@ -113,7 +159,10 @@ def declare(request, pk: int):
         return render(request, "battles/_declare.html", context)
     if error:
         messages.error(request, error)
-    return render(request, "battles/room.html", context, status=400)
+    state = selectors.visible_state(viewer)  # the whole room, around the forms just posted
+    return render(request, "battles/room.html", {
+        **context, **_status_context(viewer), **_reports_context(viewer, state), "map": pages.battle_map(viewer, state),
+    }, status=400)
 
 
 @login_required
@@ -191,6 +240,13 @@ def end(request, pk: int):
     if winner is not None and winner not in viewer.adapter.sides:
         winner = None
     return _gm_action(request, pk, lambda: services.end_battle(request.user, pk, winner))
+
+
+@login_required
+@require_POST
+def one_more_round(request, pk: int):
+    return _gm_action(request, pk, lambda: services.one_more_round(
+        request.user, pk, expected_round=int(request.POST.get("round", 0))))
 
 
 @login_required

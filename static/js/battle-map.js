@@ -14,16 +14,19 @@
  * Taps never make the page jump: a status line under the map ([data-map-pick-status]) names the
  * field being set and offers a button back to it; each picker has a "Choose on the map" button
  * ([data-map-pick-show]) that activates it and brings the map into view. Everything is re-applied
- * after htmx swaps of #battle-declare and #battle-map, whose zoom is kept.
+ * after htmx swaps of #battle-declare (or of one GM fold's form) and #battle-map, whose zoom is kept.
+ * Pickers are found by id: several forms on the GM's page share option paths (names). A GM's fold
+ * ([data-pieces]) loads its form when opened; a tap on a piece it moves opens it.
  */
 (function () {
   "use strict";
   var SVG = "http://www.w3.org/2000/svg";
-  var active = null;        // name of the active picker (its option path)
-  var lastFocused = {};     // piece id -> name of the picker last focused for it
+  var active = null;        // id of the active picker (unique: several forms share option paths)
+  var lastFocused = {};     // piece id -> id of the picker last focused for it
   var placing = false;      // placement mode (GM, before round 1)
   var placePiece = null;    // the piece to place, once tapped
   var savedView = null;     // the map's zoom, kept across a swap
+  var pending = null;       // a piece tapped whose pickers are in a GM's fold being loaded
 
   function quote(value) { return window.CSS && CSS.escape ? CSS.escape(value) : String(value).replace(/["\\]/g, "\\$&"); }
   function declareBox() { return document.getElementById("battle-declare"); }
@@ -38,7 +41,8 @@
 
   function picker() {
     var box = declareBox();
-    return active && box ? box.querySelector('select[data-map-pick][name="' + quote(active) + '"]') : null;
+    var select = active && box ? document.getElementById(active) : null;
+    return select && box.contains(select) && select.matches("select[data-map-pick]") ? select : null;
   }
 
   function cellsOf(option) {
@@ -151,9 +155,9 @@
     select.focus({ preventScroll: true });
   }
 
-  function showMap(name) {
-    var box = declareBox();
-    var select = box && box.querySelector('select[data-map-pick][name="' + quote(name) + '"]');
+  function showMap(button) {  // its picker: the select of that name in the button's own form
+    var form = button.closest("form");
+    var select = form && form.querySelector('select[data-map-pick][name="' + quote(button.getAttribute("data-map-pick-show")) + '"]');
     var map = mapBox();
     if (!select || !map) return;
     placing = false;
@@ -166,9 +170,9 @@
   // -- choosing ---------------------------------------------------------------------------
 
   function activate(select) {
-    active = select.name;
+    active = select.id;
     var piece = select.getAttribute("data-piece");
-    if (piece) lastFocused[piece] = select.name;
+    if (piece) lastFocused[piece] = select.id;
     var details = select.closest("details");
     if (details) details.open = true;
     draw();
@@ -177,11 +181,23 @@
   function onPiece(id) {
     if (placing) { placePiece = id; draw(); return; }
     var mine = pickersOf(id);
+    if (!mine.length && openFold(id)) return;
     if (!mine.length) { active = null; draw(); return; }
-    var current = mine.map(function (s) { return s.name; }).indexOf(active);
+    var current = mine.map(function (s) { return s.id; }).indexOf(active);
     var next = current >= 0 ? mine[(current + 1) % mine.length]
-      : mine.filter(function (s) { return s.name === lastFocused[id]; })[0] || mine[0];
+      : mine.filter(function (s) { return s.id === lastFocused[id]; })[0] || mine[0];
     activate(next);
+  }
+
+  // The GM's forms load when their fold opens: a tap on a piece one of them moves opens it,
+  // and its picker becomes active once the form is in (htmx:afterSwap).
+  function openFold(id) {
+    var box = declareBox();
+    var fold = box && box.querySelector('details[data-pieces~="' + quote(id) + '"]:not([open])');
+    if (!fold) return false;
+    pending = id;
+    fold.open = true;
+    return true;
   }
 
   function onCell(cell) {
@@ -238,7 +254,7 @@
     } else if (e.target.closest && e.target.closest("[data-map-pick-goto]")) {
       showField();
     } else if (e.target.closest && e.target.closest("[data-map-pick-show]")) {
-      showMap(e.target.closest("[data-map-pick-show]").getAttribute("data-map-pick-show"));
+      showMap(e.target.closest("[data-map-pick-show]"));
     }
   });
   document.addEventListener("htmx:beforeSwap", function (e) {
@@ -256,9 +272,11 @@
       }
       showPlacing();
       draw();
-    } else if (target === declareBox()) {
+    } else if (declareBox() && declareBox().contains(target)) {  // the forms, or one GM's fold
       offerMapButtons();
-      draw();
+      var id = pending;
+      pending = null;
+      if (id && pickersOf(id).length) onPiece(id); else draw();
     }
   });
   function offerMapButtons() {

@@ -2,7 +2,7 @@
 
 from django import template
 
-from masscombat.battles import adapters, selectors
+from masscombat.battles import adapters, forms, selectors
 
 register = template.Library()
 
@@ -55,3 +55,9 @@ def event_line(battle, event):
     details = [f"{key} {adapter.value_label(value)}" for key, value in event.items()
                if key not in ("type", "visible_to", "seq") and isinstance(value, (str, int, float)) and not isinstance(value, bool)]
     return " · ".join([adapter.value_label(event.get("type", "")), *details])
+
+
+@register.filter
+def choice_inputs(field):
+    """A radio or checkbox field's labelled inputs (see ``forms.choice_inputs``)."""
+    return forms.choice_inputs(field)

@@ -64,7 +64,9 @@ def _forms(user, battle) -> dict:
     viewer = selectors.viewer(user, Action.BATTLE_VIEW, battle.pk)
     from masscombat.battles import pages
 
-    return {entry["key"]: entry for entry in pages.declaration_forms(viewer, selectors.declarations(viewer.battle))}
+    declared = selectors.declarations(viewer.battle)  # each built alone: the GM's page folds them, unbuilt
+    return {entry["key"]: pages.declaration_forms(viewer, declared, only=entry["key"])[0]
+            for entry in pages.declaration_forms(viewer, declared)}
 
 
 def _offer(client, battle, kind: str, **fields):
