@@ -62,7 +62,67 @@ def _browser_fixtures():
     spec = importlib.util.spec_from_file_location("masscombat_browser_fixtures", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.browser, module.screenshot
+    return module.browser, module.screenshot, module.SCREENSHOTS
 
 
-browser, screenshot = _browser_fixtures()
+browser, screenshot, SCREENSHOTS = _browser_fixtures()
+
+# The helpers of the browser tests that open a battle room (and of the maps' battle test), kept
+# here once: those tests import them as ``tests.masscombat.battles.conftest``, the name pytest's
+# importlib mode gives this module, so they share it rather than copy it.
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+
+# The link texts leading to each ruleset's demo battle: its campaign, then the battle itself.
+DEMO_BATTLES = {
+    "seventh_sea": ("Démo — 7th Sea", "Bataille du col de la Rose"),
+    "dnd5e": ("Démo — D&D 5e", "Escarmouche du gué de la Rivière-Grise"),
+    "heros": ("Démo — HÉROS", "Bataille de la Plaine de Cendres"),
+    "jdrwiki": ("Démo — JdRWiki", "Bataille du gué de Loreval"),
+    "synapse": ("Démo — SYNAPSE", "Bataille de la Trébie"),
+}
+
+
+def enter_battle(page, base: str, username: str, ruleset: str) -> None:
+    """Log a demo user in and open the ruleset's demo battle, once its live connection is up.
+
+    The room's updates only reach a page whose socket is open, so every scenario waits for
+    ``#live-status.online`` before it acts.
+    """
+    from playwright.sync_api import expect
+
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", "masscombat-demo")
+    page.locator("main button[type=submit]").click()
+    campaign, battle = DEMO_BATTLES[ruleset]
+    page.locator("a", has_text=campaign).first.click()
+    page.locator("a", has_text=battle).click()
+    expect(page.locator("#live-status.online")).to_be_visible()
+
+
+def no_sideways_scroll(page, *, every_element: bool = False) -> None:
+    """The page is no wider than the screen; with ``every_element``, no element outside a map sticks out
+    either (one can overflow a clipped box without widening the page)."""
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    if every_element:
+        wider = page.evaluate("""[...document.querySelectorAll('main *')]
+            .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('svg'))
+            .map(e => e.tagName + '.' + e.className).slice(0, 5)""")
+        assert wider == []
+
+
+def tap(locator, phone: bool) -> None:
+    """Touch the element as a thumb would on a phone, click it with a mouse elsewhere."""
+    locator.scroll_into_view_if_needed()
+    if phone:
+        locator.tap()
+    else:
+        locator.click()
+
+
+def shot_of(locator, name: str) -> None:
+    """A screenshot of one part of a page (``.screenshots/<name>.png``): a whole room is too long to read."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    locator.screenshot(path=str(SCREENSHOTS / f"{name}.png"))

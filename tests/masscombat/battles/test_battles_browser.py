@@ -8,33 +8,16 @@ battle and writes the aftermath to the rosters.  Screenshots go to
 ``.screenshots/``.
 """
 
-from pathlib import Path
-
 import time
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.masscombat.battles.conftest import DESKTOP, PHONE, enter_battle, no_sideways_scroll, shot_of
+
 pytestmark = pytest.mark.browser
 # The machine is shared: give page updates time rather than fail on a slow second.
 expect.set_options(timeout=15_000)
-
-SHOTS = Path(__file__).resolve().parents[3] / ".screenshots"
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
-DESKTOP = {"viewport": {"width": 1280, "height": 900}}
-
-
-def log_in(page, base, username):
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", "masscombat-demo")
-    page.locator("main button[type=submit]").click()
-
-
-def open_battle(page):
-    page.locator("a", has_text="Démo — 7th Sea").first.click()
-    page.locator("a", has_text="Bataille du col de la Rose").click()
-    expect(page.locator("#live-status.online")).to_be_visible(timeout=10_000)
 
 
 def declare(page, side, strategy, engagement, button):
@@ -48,10 +31,6 @@ def declare(page, side, strategy, engagement, button):
     expect(page.locator('form[data-participant^="hero:"].declared')).to_be_visible()
 
 
-def no_horizontal_scroll(page):
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-
-
 def test_a_whole_battle_with_a_gm_and_two_phones(browser, daphne_server, screenshot):
     base = daphne_server(demo=True)
     gm = browser.new_context(locale="en-GB", **DESKTOP).new_page()
@@ -59,11 +38,10 @@ def test_a_whole_battle_with_a_gm_and_two_phones(browser, daphne_server, screens
     aline = aline_context.new_page()
     bastien = browser.new_context(locale="en-GB", **PHONE).new_page()
     for page, username in ((gm, "demo-gm"), (aline, "demo-player1"), (bastien, "demo-player2")):
-        log_in(page, base, username)
-        open_battle(page)
+        enter_battle(page, base, username, "seventh_sea")
     screenshot(aline, "battle-fr-phone-1-declare")
-    no_horizontal_scroll(aline)
-    no_horizontal_scroll(bastien)
+    no_sideways_scroll(aline)
+    no_sideways_scroll(bastien)
 
     # Round 1: both players declare from their phones; the GM sees it arrive, not the content for the others.
     declare(aline, "a", "Enveloppement", "Soutien", "Déclarer")
@@ -78,7 +56,7 @@ def test_a_whole_battle_with_a_gm_and_two_phones(browser, daphne_server, screens
         expect(page.locator("#battle-reports .report").first).to_contain_text(title, timeout=10_000)
     expect(aline.locator(".round-head h2")).to_have_text("Tour 2", timeout=10_000)
     screenshot(aline, "battle-fr-phone-2-round-report")
-    aline.locator("#battle-reports .report").first.screenshot(path=str(SHOTS / "battle-fr-phone-2b-report-detail.png"))
+    shot_of(aline.locator("#battle-reports .report").first, "battle-fr-phone-2b-report-detail")
     screenshot(bastien, "battle-en-phone-1-round-report")
 
     # Aline's phone loses the network: round 2 is declared for her by the GM and resolved meanwhile.
@@ -123,7 +101,7 @@ def test_a_whole_battle_with_a_gm_and_two_phones(browser, daphne_server, screens
     expect(gm.locator(".aftermath")).to_contain_text("The aftermath is written to the rosters.")
     expect(aline.locator(".aftermath")).to_contain_text("Le bilan est reporté", timeout=10_000)
     screenshot(aline, "battle-fr-phone-4-closed")
-    no_horizontal_scroll(aline)
+    no_sideways_scroll(aline)
 
     gm.get_by_role("link", name="Replay").click()
     expect(gm.locator(".replay-step .badge.danger")).to_have_count(0)

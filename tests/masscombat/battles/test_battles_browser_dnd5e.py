@@ -14,28 +14,16 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from tests.masscombat.battles.conftest import DESKTOP, PHONE, enter_battle, no_sideways_scroll
+
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=15_000)
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 TABLET = {"viewport": {"width": 1024, "height": 768}, "has_touch": True}
 HERO = "A-chef_de_guerre_orque"
 ORCS = "A-regiment_orque"
 LINE = "B-ligne_hobgobeline"
 ARCHERS = "B-archers_hobgobelins"
-
-
-def log_in(page, base, username):
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", "masscombat-demo")
-    page.locator("main button[type=submit]").click()
-
-
-def open_battle(page):
-    page.locator("a", has_text="Démo — D&D 5e").first.click()
-    page.locator("a", has_text="Escarmouche du gué de la Rivière-Grise").click()
-    expect(page.locator("#live-status.online")).to_be_visible()
 
 
 def move_on_map(page, piece: str, cell: str):
@@ -47,18 +35,13 @@ def move_on_map(page, piece: str, cell: str):
     expect(picked.locator("option:checked")).to_have_attribute("data-cells", re.compile(rf"(^| ){cell}$"))
 
 
-def no_sideways_scroll(page):
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-
-
 def test_a_dnd5e_battle_played_on_the_map(browser, daphne_server, screenshot):
     base = daphne_server(demo=True)
-    gm = browser.new_context(locale="en-GB", viewport={"width": 1280, "height": 900}).new_page()
+    gm = browser.new_context(locale="en-GB", **DESKTOP).new_page()
     aline = browser.new_context(locale="fr-FR", **PHONE).new_page()
     bastien = browser.new_context(locale="en-GB", **TABLET).new_page()
     for page, username in ((gm, "demo-gm"), (aline, "demo-player1"), (bastien, "demo-player2")):
-        log_in(page, base, username)
-        open_battle(page)
+        enter_battle(page, base, username, "dnd5e")
     for page in (gm, aline, bastien):
         expect(page.locator(f'svg.battle-map [data-piece="{HERO}"]')).to_have_count(1)
         expect(page.locator(f'svg.battle-map [data-piece="{ARCHERS}-1"]')).to_have_count(1)

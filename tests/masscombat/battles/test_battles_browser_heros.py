@@ -14,30 +14,16 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.masscombat.battles.test_battles_browser import DESKTOP, PHONE, SHOTS, log_in
+from tests.masscombat.battles.conftest import DESKTOP, PHONE, SCREENSHOTS, enter_battle, no_sideways_scroll
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=15_000)
 
 
-def open_battle(page):
-    page.locator("a", has_text="Démo — HÉROS").first.click()
-    page.locator("a", has_text="Bataille de la Plaine de Cendres").click()
-    expect(page.locator("#live-status.online")).to_be_visible()
-
-
 def in_view(locator, name):
     """A shot of one part of the page as the phone shows it (a full page is too long to read)."""
     locator.scroll_into_view_if_needed()
-    locator.page.screenshot(path=str(SHOTS / f"{name}.png"))
-
-
-def no_sideways_scroll(page):
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-    wider = page.evaluate("""[...document.querySelectorAll('main *')]
-        .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('svg'))
-        .map(e => e.tagName + '.' + e.className).slice(0, 5)""")
-    assert wider == []
+    locator.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
 def move_by_taps(page, unit, tap, forward):
@@ -90,12 +76,11 @@ def test_a_heros_battle_on_the_hex_map(browser, daphne_server, screenshot):
     errors = []
     for page, username in ((gm, "demo-gm"), (aline, "demo-player1"), (bastien, "demo-player2")):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        log_in(page, base, username)
-        open_battle(page)
+        enter_battle(page, base, username, "heros")
     for page in (gm, aline, bastien):
         expect(page.locator('svg.battle-map [data-piece="a-lanciers"]')).to_have_count(1)
         expect(page.locator('svg.battle-map [data-piece="b-guerriers"]')).to_have_count(1)
-    no_sideways_scroll(aline)
+    no_sideways_scroll(aline, every_element=True)
     screenshot(aline, "battle-heros-fr-phone-1-room")
     in_view(aline.locator('form[data-participant="side:a"]'), "battle-heros-fr-phone-1b-forms")
     screenshot(gm, "battle-heros-en-desktop-1-room")
@@ -136,7 +121,7 @@ def test_a_heros_battle_on_the_hex_map(browser, daphne_server, screenshot):
     screenshot(gm, "battle-heros-en-desktop-5-aftermath")
     gm.get_by_role("button", name="Confirm and write to the rosters").click()
     expect(aline.locator(".aftermath")).to_contain_text("Le bilan est reporté")
-    no_sideways_scroll(aline)
+    no_sideways_scroll(aline, every_element=True)
     screenshot(aline, "battle-heros-fr-phone-5-closed")
     in_view(aline.locator(".aftermath"), "battle-heros-fr-phone-5b-aftermath")
     assert errors == []

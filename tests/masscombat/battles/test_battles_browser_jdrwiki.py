@@ -10,45 +10,25 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from tests.masscombat.battles.conftest import DESKTOP, PHONE, enter_battle, no_sideways_scroll, shot_of
+
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=15_000)
-
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
-
-
-def log_in(page, base, username):
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", "masscombat-demo")
-    page.locator("main button[type=submit]").click()
-
-
-def open_battle(page):
-    page.locator("a", has_text="Démo — JdRWiki").first.click()
-    page.locator("a", has_text="Bataille du gué de Loreval").click()
-    expect(page.locator("#live-status.online")).to_be_visible()
 
 
 def test_a_jdrwiki_battle_on_a_map(browser, daphne_server, screenshot):
     base = daphne_server(demo=True)
-    gm = browser.new_context(locale="en-GB", viewport={"width": 1280, "height": 900}).new_page()
+    gm = browser.new_context(locale="en-GB", **DESKTOP).new_page()
     aline = browser.new_context(locale="fr-FR", **PHONE).new_page()
     bastien = browser.new_context(locale="en-GB", **PHONE).new_page()
     for page, username in ((gm, "demo-gm"), (aline, "demo-player1"), (bastien, "demo-player2")):
-        log_in(page, base, username)
-        open_battle(page)
+        enter_battle(page, base, username, "jdrwiki")
     for page in (gm, aline, bastien):
         expect(page.locator('svg.battle-map [data-piece="a1"]')).to_have_count(1)
         expect(page.locator('svg.battle-map [data-piece="b1"]')).to_have_count(1)
-    assert aline.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-    wider = aline.evaluate("""[...document.querySelectorAll('main *')]
-        .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('svg'))
-        .map(e => e.tagName + '.' + e.className).slice(0, 5)""")
-    assert wider == []
+    no_sideways_scroll(aline, every_element=True)
     screenshot(aline, "battle-jdrwiki-fr-phone-1-orders")
-    aline.locator("#battle-reports .battle-map-panel").screenshot(
-        path=str(__import__("pathlib").Path(__file__).resolve().parents[3] / ".screenshots"
-                 / "battle-jdrwiki-fr-phone-1b-map.png"))
+    shot_of(aline.locator("#battle-reports .battle-map-panel"), "battle-jdrwiki-fr-phone-1b-map")
 
     side_a = aline.locator('form[data-participant="side:a"]')
     side_a.locator("label.choice", has_text="Assaut combiné").first.click()

@@ -16,9 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from rules import registry
-from tests.masscombat.battles.test_battles_browser import (
-    DESKTOP, PHONE, SHOTS, log_in, no_horizontal_scroll, open_battle,
-)
+from tests.masscombat.battles.conftest import DESKTOP, PHONE, enter_battle, no_sideways_scroll, shot_of
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=15_000)
@@ -63,8 +61,7 @@ def test_the_gm_offers_an_opportunity_and_the_phone_accepts_it(browser, daphne_s
     gm = browser.new_context(locale="en-GB", **DESKTOP).new_page()
     aline = browser.new_context(locale="fr-FR", **PHONE).new_page()
     for page, username in ((gm, "demo-gm"), (aline, "demo-player1")):
-        log_in(page, base, username)
-        open_battle(page)
+        enter_battle(page, base, username, "seventh_sea")
 
     # Round 1: Aline declares from her phone, the GM for side B and Gaston; the GM resolves.
     side_a = aline.locator('form[data-participant="side:a"]')
@@ -85,15 +82,15 @@ def test_the_gm_offers_an_opportunity_and_the_phone_accepts_it(browser, daphne_s
     waiting = lucie_form(aline).locator("[data-follows-gm]")
     expect(waiting).to_contain_text("le meneur de jeu va vous en proposer une", timeout=10_000)
     screenshot(aline, "sea-opportunity-fr-phone-1-pending")
-    lucie_form(aline).screenshot(path=str(SHOTS / "sea-opportunity-fr-phone-1b-form.png"))
-    no_horizontal_scroll(aline)
+    shot_of(lucie_form(aline), "sea-opportunity-fr-phone-1b-form")
+    no_sideways_scroll(aline)
 
     gm.locator("details.gm-declare > summary", has_text="Game master's overrides").click()
     overrides = gm.locator('form[data-participant="gm"]')
     overrides.locator("fieldset", has_text="Lucie — Heroic opportunity to offer").locator(
         "label.choice", has_text="Push them back!").click()
     screenshot(gm, "sea-opportunity-en-desktop-1-offer")
-    overrides.screenshot(path=str(SHOTS / "sea-opportunity-en-desktop-1b-overrides.png"))
+    shot_of(overrides, "sea-opportunity-en-desktop-1b-overrides")
     overrides.get_by_role("button", name="Declare").click()
     expect(gm.locator("#battle-declare .message")).to_contain_text("Declaration saved")
 
@@ -101,8 +98,8 @@ def test_the_gm_offers_an_opportunity_and_the_phone_accepts_it(browser, daphne_s
     expect(waiting).to_contain_text("Le meneur de jeu vous propose : Repoussez-les !", timeout=10_000)
     expect(waiting).to_contain_text("première ligne")
     screenshot(aline, "sea-opportunity-fr-phone-2-offered")
-    lucie_form(aline).screenshot(path=str(SHOTS / "sea-opportunity-fr-phone-2b-form.png"))
-    no_horizontal_scroll(aline)
+    shot_of(lucie_form(aline), "sea-opportunity-fr-phone-2b-form")
+    no_sideways_scroll(aline)
     hero = lucie_form(aline)
     hero.locator("fieldset", has_text="Accepter l’opportunité").locator("label.choice", has_text="Oui").click()
     hero.locator("label.choice", has_text="Soutien").click()
@@ -114,7 +111,7 @@ def test_the_gm_offers_an_opportunity_and_the_phone_accepts_it(browser, daphne_s
     side_a.get_by_role("button", name="Déclarer").click()
     expect(aline.locator('form[data-participant="side:a"].declared')).to_be_visible()
     screenshot(aline, "sea-opportunity-fr-phone-3-accepted")
-    lucie_form(aline).screenshot(path=str(SHOTS / "sea-opportunity-fr-phone-3b-form.png"))
+    shot_of(lucie_form(aline), "sea-opportunity-fr-phone-3b-form")
 
     # The GM sees the answer, declares side B and Gaston, and resolves: the opportunity starts.
     expect(gm.locator('.slot[data-key="hero:lucie"] .slot-choices')).to_contain_text("Accept the opportunity: Yes",
@@ -130,8 +127,8 @@ def test_the_gm_offers_an_opportunity_and_the_phone_accepts_it(browser, daphne_s
     expect(report).to_contain_text("Tour 2", timeout=10_000)
     expect(report).to_contain_text("Opportunité héroïque lancée — Lucie · Repoussez-les !")
     screenshot(aline, "sea-opportunity-fr-phone-4-report")
-    report.screenshot(path=str(SHOTS / "sea-opportunity-fr-phone-4b-report.png"))
-    no_horizontal_scroll(aline)
+    shot_of(report, "sea-opportunity-fr-phone-4b-report")
+    no_sideways_scroll(aline)
     for page in (gm, aline):  # close the sockets, so the server stops at once
         page.context.close()
     time.sleep(2)

@@ -4,43 +4,26 @@ The other side's log stays hidden from the players (SYNAPSE S11.2), only the GM
 reads it; the aftermath's new headcounts go to the rosters.
 """
 
-from pathlib import Path
-
 import time
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.masscombat.battles.conftest import DESKTOP, PHONE, enter_battle, no_sideways_scroll
+
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=15_000)
-
-SHOTS = Path(__file__).resolve().parents[3] / ".screenshots"
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
-
-
-def log_in(page, base, username):
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", "masscombat-demo")
-    page.locator("main button[type=submit]").click()
-
-
-def open_battle(page):
-    page.locator("a", has_text="Démo — SYNAPSE").first.click()
-    page.locator("a", has_text="Bataille de la Trébie").click()
-    expect(page.locator("#live-status.online")).to_be_visible()
 
 
 def test_a_synapse_battle_from_two_phones(browser, daphne_server, screenshot):
     base = daphne_server(demo=True)
-    gm = browser.new_context(locale="en-GB", viewport={"width": 1280, "height": 900}).new_page()
+    gm = browser.new_context(locale="en-GB", **DESKTOP).new_page()
     aline = browser.new_context(locale="fr-FR", **PHONE).new_page()
     bastien = browser.new_context(locale="en-GB", **PHONE).new_page()
     for page, username in ((gm, "demo-gm"), (aline, "demo-player1"), (bastien, "demo-player2")):
-        log_in(page, base, username)
-        open_battle(page)
+        enter_battle(page, base, username, "synapse")
     screenshot(aline, "battle-synapse-fr-phone-1-orders")
-    assert aline.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    no_sideways_scroll(aline)
 
     for number in (1, 2):
         for page, side in ((aline, "A"), (bastien, "B")):  # the forms of this round are in place

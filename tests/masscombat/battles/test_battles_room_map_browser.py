@@ -8,37 +8,17 @@ plays on a 390x844 phone in French, Bastien on a desktop in English.
 """
 
 import json
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.masscombat.battles.conftest import DESKTOP, PHONE, enter_battle, no_sideways_scroll, shot_of, tap
+
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=15_000)
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
-DESKTOP = {"viewport": {"width": 1280, "height": 900}}
-SHOTS = Path(__file__).resolve().parents[3] / ".screenshots"
 ORCS, LEGION = "A-regiment_orque", "B-ligne_hobgobeline"
 SQUARE = 32  # masscombat.maps.render.SQUARE: the size of a square in the SVG's units
-
-
-def log_in(page, base, username):
-    page.goto(base + "/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", "masscombat-demo")
-    page.locator("main button[type=submit]").click()
-    page.locator("a", has_text="Démo — D&D 5e").first.click()
-    page.locator("a", has_text="Escarmouche du gué de la Rivière-Grise").click()
-    expect(page.locator("#live-status.online")).to_be_visible()
-
-
-def tap(page, locator, phone):
-    locator.scroll_into_view_if_needed()
-    if phone:
-        locator.tap()
-    else:
-        locator.click()
 
 
 ANCHOR = """id => { const r = document.querySelector(`#battle-map [data-piece="${id}"] > rect`);
@@ -53,14 +33,14 @@ def square_of(page, piece):
 def shoot(page, screenshot, name):
     """The whole page, and the map panel alone beside it."""
     screenshot(page, name)
-    page.locator("#battle-map").screenshot(path=str(SHOTS / f"{name}-map.png"))
+    shot_of(page.locator("#battle-map"), f"{name}-map")
 
 
 def pick_a_move(page, screenshot, unit, name, phone):
     stand = f"{unit}-1"
     select = page.locator(f'select[name="units.{unit}.stands[0].move"]')
     expect(select).to_have_attribute("data-piece", stand)
-    tap(page, page.locator(f'#battle-map [data-piece="{stand}"]'), phone)
+    tap(page.locator(f'#battle-map [data-piece="{stand}"]'), phone)
     paths = [json.loads(v) for v in select.locator("option[data-cells]").evaluate_all("os => os.map(o => o.value)")]
     ends = {f"{p[-1][0]},{p[-1][1]}" for p in paths}
     expect(page.locator("#battle-map .highlights .pick-dest")).to_have_count(len(ends))
@@ -69,13 +49,13 @@ def pick_a_move(page, screenshot, unit, name, phone):
 
     farthest = max(paths, key=len)[-1]
     end = f"{farthest[0]},{farthest[1]}"
-    tap(page, page.locator(f'#battle-map .highlights .pick-dest[data-c="{end}"]'), phone)
+    tap(page.locator(f'#battle-map .highlights .pick-dest[data-c="{end}"]'), phone)
     chosen = json.loads(select.input_value())
     assert chosen == min((p for p in paths if p[-1] == farthest), key=len)
     expect(page.locator("#battle-map g.pick-path .pick-end")).to_have_attribute("data-c", end)
     expect(page.locator("#battle-map g.pick-path .pick-step")).to_have_count(len(chosen) - 1)
     expect(page.locator("[data-map-pick-status] [data-status-text]")).to_contain_text("→")
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    no_sideways_scroll(page)
     shoot(page, screenshot, f"{name}-2-path")
 
     page.locator(f'form[data-participant="unit:{unit}"] button[type=submit]').click()
@@ -84,7 +64,7 @@ def pick_a_move(page, screenshot, unit, name, phone):
 
     # From the form to the map: the second stand's "Choose on the map" brings the map up with its moves.
     second = page.locator(f'[data-map-pick-show="units.{unit}.stands[1].move"]')
-    tap(page, second, phone)
+    tap(second, phone)
     expect(page.locator(f'#battle-map [data-piece="{unit}-2"].selected')).to_have_count(1)
     page.wait_for_function("() => document.getElementById('battle-map').getBoundingClientRect().top < window.innerHeight / 2")
     # Chosen by hand in the select: drawn the same; a tap where the stand cannot go clears the map.
@@ -92,7 +72,7 @@ def pick_a_move(page, screenshot, unit, name, phone):
     by_hand.select_option(index=1)
     last = by_hand.locator("option").nth(1).get_attribute("data-cells").split(" ")[-1]
     expect(page.locator("#battle-map g.pick-path .pick-end")).to_have_attribute("data-c", last)
-    tap(page, page.locator('#battle-map .terrain [data-c="15,0"]'), phone)
+    tap(page.locator('#battle-map .terrain [data-c="15,0"]'), phone)
     expect(page.locator("#battle-map .pick-dest, #battle-map g.pick-path")).to_have_count(0)
     return chosen
 
@@ -105,7 +85,7 @@ def test_placement_then_moves_picked_on_the_map(browser, daphne_server, screensh
     errors = []
     for page, username in ((gm, "demo-gm"), (aline, "demo-player1"), (bastien, "demo-player2")):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        log_in(page, base, username)
+        enter_battle(page, base, username, "dnd5e")
     for page in (aline, bastien):
         expect(page.locator("[data-place-toggle]")).to_have_count(0)
 
@@ -114,10 +94,10 @@ def test_placement_then_moves_picked_on_the_map(browser, daphne_server, screensh
     gm.locator("#battle-map [data-map-zoom=in]").click()
     zoomed = gm.locator("#battle-map svg.battle-map").get_attribute("viewBox")
     version = gm.locator('#battle-map [name="version"]').input_value()
-    tap(gm, gm.locator("[data-place-toggle]"), False)
+    tap(gm.locator("[data-place-toggle]"), False)
     expect(gm.locator("[data-place-toggle]")).to_have_attribute("aria-pressed", "true")
-    tap(gm, gm.locator(f'#battle-map [data-piece="{stand}"]'), False)
-    tap(gm, gm.locator('#battle-map .terrain [data-c="5,4"]'), False)
+    tap(gm.locator(f'#battle-map [data-piece="{stand}"]'), False)
+    tap(gm.locator('#battle-map .terrain [data-c="5,4"]'), False)
     expect(gm.locator('#battle-map .message[role="status"]')).to_be_visible()
     expect(gm.locator('#battle-map [name="version"]')).to_have_value(str(int(version) + 1))
     expect(gm.locator("#battle-map svg.battle-map")).to_have_attribute("viewBox", zoomed)
@@ -126,13 +106,13 @@ def test_placement_then_moves_picked_on_the_map(browser, daphne_server, screensh
     shoot(gm, screenshot, "room-map-en-desktop-gm-1-placed")
 
     # Deep water: the engine refuses, the GM reads why, nothing moves.
-    tap(gm, gm.locator("#battle-map [data-map-zoom=reset]"), False)
-    tap(gm, gm.locator(f'#battle-map [data-piece="{ORCS}-2"]'), False)
-    tap(gm, gm.locator('#battle-map .terrain [data-c="10,1"]'), False)
+    tap(gm.locator("#battle-map [data-map-zoom=reset]"), False)
+    tap(gm.locator(f'#battle-map [data-piece="{ORCS}-2"]'), False)
+    tap(gm.locator('#battle-map .terrain [data-c="10,1"]'), False)
     expect(gm.locator("#battle-map .place-manual .errorlist")).to_contain_text("water")
     assert square_of(gm, f"{ORCS}-2") != [10, 1]
     shoot(gm, screenshot, "room-map-en-desktop-gm-2-refused")
-    tap(gm, gm.locator("[data-place-toggle]"), False)
+    tap(gm.locator("[data-place-toggle]"), False)
     expect(gm.locator("[data-place-toggle]")).to_have_attribute("aria-pressed", "false")
 
     pick_a_move(aline, screenshot, ORCS, "room-map-fr-phone-player", True)

@@ -22,11 +22,10 @@ from masscombat.maps import demo
 from masscombat.maps.engine import new_battle_fields
 from masscombat.maps.selectors import map_view
 from rules.registry import run
+from tests.masscombat.battles.conftest import DESKTOP, PHONE, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
-DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 TAG = Template("{% load maps %}{% battle_map source pieces=pieces highlights=highlights %}")
 
 
@@ -70,14 +69,6 @@ def _show(page, live_server, lang, view):
         document.addEventListener('map:select-cell', e => window.picked.push(['cell', e.detail.cell])); }""")
 
 
-def _touch(page, locator, phone):
-    locator.scroll_into_view_if_needed()
-    if phone:
-        locator.tap()
-    else:
-        locator.click()
-
-
 @pytest.mark.parametrize(("lang", "device"), [("en", "desktop"), ("fr", "phone")])
 def test_player_moves_a_stand_on_the_map_for_two_rounds(browser, live_server, screenshot, gm, monkeypatch, lang, device):
     # Playwright's event loop runs in this thread: no page listens, so the change notice is not sent.
@@ -99,7 +90,7 @@ def test_player_moves_a_stand_on_the_map_for_two_rounds(browser, live_server, sc
         assert "mage" not in {p["id"] for p in view["pieces"]}
         _show(page, live_server, lang, view)
         assert page.locator('[data-piece="mage"]').count() == 0
-        _touch(page, page.locator(f'[data-piece="{stand}"]'), phone)
+        tap(page.locator(f'[data-piece="{stand}"]'), phone)
         assert page.evaluate("window.picked") == [["piece", stand]]
 
         selected = map_view(state, "dnd5e", "A", selected_piece=stand)
@@ -107,7 +98,7 @@ def test_player_moves_a_stand_on_the_map_for_two_rounds(browser, live_server, sc
         _show(page, live_server, lang, selected)
         screenshot(page, f"maps-battle-{lang}-{device}-round{round_number}-moves")
         target = max(selected["highlights"], key=lambda square: (square[0], -abs(square[1] - 5)))
-        _touch(page, page.locator(f'.highlights [data-c="{target[0]},{target[1]}"]'), phone)
+        tap(page.locator(f'.highlights [data-c="{target[0]},{target[1]}"]'), phone)
         assert page.evaluate("window.picked")[-1] == ["cell", f"{target[0]},{target[1]}"]
 
         options = run("dnd5e", "declaration-options", {"state": state, "participant": {"kind": "unit", "id": "orcs"}})
@@ -129,7 +120,7 @@ def test_player_moves_a_stand_on_the_map_for_two_rounds(browser, live_server, sc
     # Zoom and pan change what the frame shows, never the page's width.
     viewport = page.locator("[data-map-view]")
     before = page.locator("svg.battle-map").get_attribute("viewBox")
-    _touch(page, page.locator('[data-map-zoom="in"]'), phone)
+    tap(page.locator('[data-map-zoom="in"]'), phone)
     assert page.locator("svg.battle-map").get_attribute("viewBox") != before
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     screenshot(page, f"maps-battle-{lang}-{device}-after-two-rounds")
