@@ -16,10 +16,11 @@ each option says the cells it goes through (``data-cells``, in the map's
 from __future__ import annotations
 
 import json
+from html import escape
 
 from django import forms
 from django.forms.utils import flatatt
-from django.utils.html import escape, format_html, format_html_join
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
@@ -212,10 +213,12 @@ def choice_inputs(field) -> str:
 
 
 def _is_cell(value) -> bool:
-    """``[x, y]`` of ints or ``{"col", "row"}``: a cell named the engine's way."""
-    if isinstance(value, dict):
-        return set(value) == {"col", "row"} and all(type(v) is int for v in value.values())
-    return isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)
+    """``[x, y]`` of ints or ``{"col", "row"}``: a cell named the engine's way (asked of every step of
+    every allowed path on each page, hence no generator)."""
+    if isinstance(value, list):
+        return len(value) == 2 and type(value[0]) is int and type(value[1]) is int
+    return (isinstance(value, dict) and len(value) == 2
+            and type(value.get("col")) is int and type(value.get("row")) is int)
 
 
 def _is_path(value) -> bool:
@@ -259,7 +262,7 @@ class MapPickSelect(forms.Select):
         options = "".join(
             '<option value="%s"%s%s>%s</option>' % (
                 escape(key), ' data-cells="%s"' % escape(cells[key]) if key in cells else "",
-                " selected" if key in chosen else "", escape(label))
+                " selected" if key in chosen else "", escape(label))  # the stdlib's: Django's is lazy-aware, slower
             for key, label in ((str(k), str(v)) for k, v in self.choices))
         return format_html('<select name="{}"{}>{}</select>', name, flatatt(self.build_attrs(self.attrs, attrs)),
                            mark_safe(options))
