@@ -25,6 +25,8 @@ from rules import registry
 from rules.errors import InvalidInput
 
 Status = Battle.Status
+# Where the round that ended on a tie keeps the engine's record of the GM's choice of one more round.
+EXTRA_ROUND = "extra_round"
 
 
 def round_seed(battle: Battle, number: int) -> int:
@@ -144,7 +146,10 @@ def _resolve(battle: Battle, participants: list, user) -> Round:
     battle.state, battle.round = state, number
     battle.version += 1
     live.emit(battle, "round_resolved", {"round": number})
-    if adapter.finished(state):
+    # A tie waits for the GM (:func:`one_more_round`, or a draw by :func:`end_battle`); the round
+    # played after a tie ends the battle whatever the points.
+    extra = number > 1 and battle.rounds.filter(number=number - 1, output__has_key=EXTRA_ROUND).exists()
+    if extra or (adapter.finished(state) and not adapter.tie(state)):
         _finish(battle, adapter, winner=adapter.winner(state))
     battle.save()
     return resolved
@@ -155,6 +160,29 @@ def _finish(battle: Battle, adapter, *, winner: str | None) -> None:
     battle.aftermath = _engine(battle, op, payload, field="winner")
     battle.status = Status.OVER
     live.emit(battle, "status", {"status": battle.status})
+
+
+@transaction.atomic
+def one_more_round(user, battle_id: int, *, expected_round: int) -> Battle:
+    """After a tie the GM has the armies fight one more round: the engine records the choice, the
+    state is the one it resolves that round from.  The choice is kept with the round that tied
+    (undoing that round undoes it); asking twice is asking once."""
+    viewer = _locked(user, battle_id, Action.BATTLE_MANAGE)
+    battle, adapter = viewer.battle, viewer.adapter
+    _expect_round(battle, expected_round)
+    last = battle.rounds.filter(number=battle.round).first()
+    if last is not None and EXTRA_ROUND in last.output and battle.status == Status.RUNNING:
+        return battle
+    if battle.status != Status.RUNNING or last is None or not adapter.tie(battle.state):
+        raise ValidationError({"__all__": _("The battle is not on a tie.")})
+    op, payload, state = adapter.one_more_round(battle.state)
+    last.output = {**last.output, EXTRA_ROUND: _engine(battle, op, payload)}
+    last.save(update_fields=["output"])
+    battle.state = state
+    battle.version += 1
+    live.emit(battle, "status", {"status": battle.status})
+    battle.save()
+    return battle
 
 
 @transaction.atomic

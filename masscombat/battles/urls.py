@@ -14,6 +14,7 @@ urlpatterns = [
     path("battles/<int:pk>/undo/", views.undo, name="undo"),
     path("battles/<int:pk>/pause/", views.pause, name="pause"),
     path("battles/<int:pk>/end/", views.end, name="end"),
+    path("battles/<int:pk>/one-more-round/", views.one_more_round, name="one_more_round"),
     path("battles/<int:pk>/confirm/", views.confirm, name="confirm"),
     path("battles/<int:pk>/replay/", views.replay_view, name="replay"),
 ]

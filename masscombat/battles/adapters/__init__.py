@@ -95,6 +95,15 @@ class Adapter:
         """The end-of-battle operation and its input."""
         raise NotImplementedError
 
+    def tie(self, state: dict) -> bool:
+        """Whether the rules stopped the battle on a tie that the GM settles: a draw or one more round."""
+        return False
+
+    def one_more_round(self, state: dict) -> tuple[str, dict, dict]:
+        """After a tie: the operation recording the GM's choice of one more round, its input, and the
+        state in which the engine resolves that round."""
+        raise NotImplementedError
+
     def roster_updates(self, aftermath: dict, participants: list) -> list[RosterUpdate]:
         raise NotImplementedError
 
@@ -179,6 +188,11 @@ class Adapter:
     def may_see(self, viewer, entry: dict) -> bool:
         """Whether this viewer may read one event or log step of a resolved round (a ruleset may keep a few secret)."""
         return True
+
+    def report(self, viewer, events: list, log: list, dice: dict, before: dict) -> tuple[list, list, dict]:
+        """What this viewer reads of a resolved round (``before``: the state it started from):
+        its events and log steps as :meth:`may_see` allows, and its dice."""
+        return events, [step for step in log if self.may_see(viewer, step)], dice
 
     def option_label(self, option: dict) -> str:
         last = option["path"].rsplit(".", 1)[-1]

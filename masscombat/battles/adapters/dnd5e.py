@@ -108,9 +108,9 @@ class DnD5e(Adapter):
     sides = ("A", "B")
     uses_map = True
     places = True
-    # The round's log names squares; hidden stands' squares must not reach the other side (S11.3):
-    # players get the events, the GM the log and the dice.
-    round_log_public = False
+    # Players read the round's events, log and dice, less what names an enemy hidden from them
+    # (S11.3, :meth:`DnD5e.report`).
+    round_log_public = True
     # Enemy hit points are a coarse indicator for players (S11.3): each side charts its own.
     strength_public = False
     strength_label = gettext_lazy("Hit points in play (stands and solos)")
@@ -437,6 +437,19 @@ class DnD5e(Adapter):
         """
         return viewer.is_gm or not _names_any(entry, _hidden_from(viewer.battle.state, viewer.side))
 
+    def report(self, viewer, events: list, log: list, dice: dict, before: dict) -> tuple[list, list, dict]:
+        """A player reads the round as S11.3 allows: an attack by a stand hidden when the round began is
+        shown, but no square of that stand's events, and no log step nor die naming it (they give its
+        squares and its modifiers); the same for one hidden now.  The GM reads everything."""
+        if viewer.is_gm:
+            return events, log, dice
+        was_hidden = _hidden_from(before, viewer.side)
+        hidden = was_hidden | _hidden_from(viewer.battle.state, viewer.side)
+        events = [_without_squares(event) if _names_any(event, was_hidden) else event
+                  for event in events if self.may_see(viewer, event)]
+        return (events, [step for step in log if not _names_any(step, hidden)],
+                {name: value for name, value in dice.items() if not _names_any(name, hidden)})
+
     def form_options(self, options: list[dict], state: dict, side: str | None) -> list[dict]:
         """The options a declaration form offers ``side`` (None: the GM).
 
@@ -545,18 +558,27 @@ class DnD5e(Adapter):
 
         return pieces_of(state, self.slug, None if viewer.is_gm else viewer.side)
 
-    def end_input(self, state: dict, winner: str | None) -> tuple[str, dict]:
-        """S9.14 from the final state: victory points and units not eliminated; a tie is a draw.
+    def tie(self, state: dict) -> bool:
+        """The round ended the battle (S5.13.5) with equal victory points: draw or one more round (S7.7)."""
+        return self.finished(state) and self.winner(state) is None
 
-        The GM's choice of winner is not used: the victory points decide (S6.12), and one more
-        round after a tie is played by resolving a round before ending the battle.
+    def end_input(self, state: dict, winner: str | None, on_tie: str = "draw") -> tuple[str, dict]:
+        """S9.14 from the final state: victory points and units not eliminated.
+
+        S9.14 takes no winner: the victory points decide (S6.12).  The one choice it leaves the GM
+        is ``on_tie``; ending the battle on equal points is the GM's draw.
         """
         sides = {side: {"victory_points": entry.get("victory_points", 0),
                         "surviving_units": sorted(uid for uid, unit in state.get("units", {}).items()
                                                   if unit.get("side") == side and unit.get("eliminated_round") is None)}
                  for side, entry in state.get("sides", {}).items()}
-        return "end-battle", {"sides": sides, "on_tie": "draw",
+        return "end-battle", {"sides": sides, "on_tie": on_tie,
                               "victory_threshold": state.get("victory_threshold", 10)}
+
+    def one_more_round(self, state: dict) -> tuple[str, dict, dict]:
+        """S7.7: ``end-battle`` with ``on_tie: extra_round``, and ``battle_over`` back to false for ``resolve-round``."""
+        op, payload = self.end_input(state, None, on_tie="extra_round")
+        return op, payload, {**state, "battle_over": False}
 
     def roster_updates(self, aftermath: dict, participants: list) -> list[RosterUpdate]:
         """Heroes keep their hit points and condition (S5.14); each army's stands their losses.
@@ -660,6 +682,12 @@ def _names_any(value, ids: set[str]) -> bool:
     if isinstance(value, list):
         return any(_names_any(v, ids) for v in value)
     return False
+
+
+def _without_squares(event: dict) -> dict:
+    """An event without its squares (a move's start and end, a path): where a hidden stand was stays secret."""
+    return {key: value for key, value in event.items()
+            if not (_is_square(value) or isinstance(value, list) and value and all(_is_square(v) for v in value))}
 
 
 def _is_square(value) -> bool:

@@ -141,6 +141,7 @@ MATRIX: dict[str, Entry] = {
     "battles:undo": Entry(battle, post=GM_POST),
     "battles:pause": Entry(battle, post=GM_POST),
     "battles:end": Entry(battle, post=GM_POST),
+    "battles:one_more_round": Entry(battle, post=GM_POST),
     "battles:confirm": Entry(battle, post=GM_POST),
     # Players watch the replay once the battle is over; this one is running.
     "battles:replay": Entry(battle, get=(L, 404, 404, 404, 200)),
