@@ -194,3 +194,36 @@ def test_a_hidden_stands_move_is_in_no_die_log_or_event_of_the_enemy(dnd_battle,
     assert stand not in enemy and "Archers hobgobelins 1" not in enemy and "class=\"log\"" in enemy
     own = _reports(client_for(other_player), battle)
     assert "Archers hobgobelins 1 moves" in own and stand in own
+
+
+@pytest.mark.browser
+def test_the_tie_choice_in_the_room_phone_and_desktop(browser, daphne_server, screenshot, tmp_path):
+    """The demo ford battle at 10 VP each: round 1 ends on a tie; the GM's page offers the choice, the
+    phone (French) says the GM decides; one more round opens round 2."""
+    import sqlite3
+
+    from playwright.sync_api import expect
+
+    from tests.masscombat.battles.conftest import DEMO_BATTLES, gm_and_players, leave_the_room, no_sideways_scroll
+
+    base = daphne_server(demo=True)
+    with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+        (pk, state), = db.execute("select id, state from battles_battle where name = ?", [DEMO_BATTLES["dnd5e"][1]])
+        state = json.loads(state)
+        for side in state["sides"].values():
+            side["victory_points"] = 10
+        db.execute("update battles_battle set state = ? where id = ?", [json.dumps(state), pk])
+    gm, aline = gm_and_players(browser, base, "dnd5e", bastien=None)
+    gm.get_by_role("button", name="Resolve round 1").click()
+    expect(gm.locator("[data-one-more-round]")).to_be_visible()
+    expect(gm.locator("[data-resolve]")).to_have_count(0)
+    expect(aline.locator("[data-tie]")).to_contain_text("Le meneur de jeu choisit entre un match nul et un round de plus.")
+    expect(aline.locator("[data-one-more-round]")).to_have_count(0)
+    no_sideways_scroll(aline)
+    screenshot(gm, "battle-dnd5e-en-desktop-tie")
+    screenshot(aline, "battle-dnd5e-fr-phone-tie")
+    gm.locator("[data-one-more-round]").click()
+    expect(gm.get_by_role("button", name="Resolve round 2")).to_be_visible()
+    expect(aline.locator("#battle-reports .report").first).to_contain_text("un round de plus, le dernier")
+    screenshot(aline, "battle-dnd5e-fr-phone-one-more-round")
+    leave_the_room(gm, aline)
