@@ -51,6 +51,8 @@ class Adapter:
     round_log_public: bool = True
     # Whether each side may see the other's strength in the timeline (else only its own).
     strength_public: bool = True
+    # Whether the GM who ends a battle names its winner (else the rules' points decide, e.g. D&D 5e S9.14).
+    gm_names_winner: bool = True
     strength_label = gettext_lazy("Strength")
     # Option labels by the last segment of the option path, and value labels: the engine's
     # labels are English; these are the translatable ones (the engine's label is the fallback).

@@ -113,6 +113,8 @@ class DnD5e(Adapter):
     round_log_public = True
     # Enemy hit points are a coarse indicator for players (S11.3): each side charts its own.
     strength_public = False
+    # ``end-battle`` takes the points, not a winner (S9.14).
+    gm_names_winner = False
     strength_label = gettext_lazy("Hit points in play (stands and solos)")
     option_labels = {
         "action": gettext_lazy("Action"),
@@ -566,8 +568,12 @@ class DnD5e(Adapter):
         """S9.14 from the final state: victory points and units not eliminated.
 
         S9.14 takes no winner: the victory points decide (S6.12).  The one choice it leaves the GM
-        is ``on_tie``; ending the battle on equal points is the GM's draw.
+        is ``on_tie``; ending the battle on equal points is the GM's draw.  A winner the points
+        do not make is refused rather than silently dropped.
         """
+        if winner is not None and winner != self.winner(state):
+            raise ValidationError({"winner": _("The victory points decide who wins: end the battle without "
+                                               "naming a winner.")})
         sides = {side: {"victory_points": entry.get("victory_points", 0),
                         "surviving_units": sorted(uid for uid, unit in state.get("units", {}).items()
                                                   if unit.get("side") == side and unit.get("eliminated_round") is None)}

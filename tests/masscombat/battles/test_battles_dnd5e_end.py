@@ -133,6 +133,22 @@ def test_a_round_that_ends_on_unequal_points_ends_the_battle(dnd_battle, gm):
     assert battle.status == Battle.Status.OVER and battle.aftermath["winner"] == "A"
 
 
+def test_ending_the_battle_now_the_points_decide_not_a_named_winner(dnd_battle, client_for, gm):
+    _points(dnd_battle, 4, 2)
+    client = client_for(gm)
+    page = _status(client, dnd_battle)
+    assert 'name="winner"' not in page and "The victory points as they stand decide" in page
+    response = client.post(reverse("battles:end", args=[dnd_battle.pk]), {"winner": "B"}, follow=True)
+    assert "The victory points decide who wins" in response.content.decode()
+    dnd_battle.refresh_from_db()
+    assert dnd_battle.status == Battle.Status.RUNNING and dnd_battle.aftermath is None
+    for winner in ("A", ""):  # the side the points make, or none: the same ending, once
+        assert client.post(reverse("battles:end", args=[dnd_battle.pk]), {"winner": winner}).status_code == 302
+    dnd_battle.refresh_from_db()
+    assert dnd_battle.status == Battle.Status.OVER
+    assert (dnd_battle.aftermath["outcome"], dnd_battle.aftermath["winner"]) == ("tactical_victory", "A")
+
+
 # -- what players read of a round ---------------------------------------------------------------
 
 
