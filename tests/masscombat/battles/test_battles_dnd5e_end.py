@@ -193,6 +193,11 @@ def test_a_hidden_stands_attack_is_shown_to_the_enemy_without_its_square_dice_or
     assert [e for e in report["events"] if e.get("attacker") == stand]
     (move,) = [e for e in report["events"] if e["type"] == "move" and e["actor"] == stand]
     assert "from" not in move and "to" not in move and move["steps_taken"]
+    # the replay (the stand was hidden by hand here, so the setup does not replay) filters its log the same way
+    steps = replay._log(viewer, done.log, done.state_before)
+    assert steps and all(stand not in str(step) for step in steps)
+    own = selectors.viewer(other_player, selectors.Action.BATTLE_VIEW, battle.pk)
+    assert replay._log(own, done.log, done.state_before) == done.log
 
 
 def test_a_hidden_stands_move_is_in_no_die_log_or_event_of_the_enemy(dnd_battle, client_for, gm, player,
