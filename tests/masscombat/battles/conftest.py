@@ -2,7 +2,12 @@
 
 Side A (Montaigne) is commanded by Pippin, whose hero Lucie fights in it;
 side B (Castille) by Merry.  ``battle`` is the battle set up from them.
+
+Below them, the browser tests' helpers for the demo battle rooms (log in, open a room, device
+sizes, taps, screenshots of a part), imported by those tests rather than copied into each.
 """
+
+import time
 
 import pytest
 
@@ -100,6 +105,34 @@ def enter_battle(page, base: str, username: str, ruleset: str) -> None:
     page.locator("a", has_text=campaign).first.click()
     page.locator("a", has_text=battle).click()
     expect(page.locator("#live-status.online")).to_be_visible()
+
+
+def gm_and_players(browser, base: str, ruleset: str, *, bastien=PHONE, errors=None):
+    """The demo cast, each in a browser of their own and in the ruleset's demo battle room.
+
+    The GM on a desktop in English, Aline (demo-player1, the first side) on a phone in French and,
+    unless ``bastien`` is None, Bastien (demo-player2, the other side) in English on that device.
+    With an ``errors`` list, every script error of their pages lands in it from the first load on.
+    """
+    cast = [("en-GB", DESKTOP, "demo-gm"), ("fr-FR", PHONE, "demo-player1")]
+    if bastien is not None:
+        cast.append(("en-GB", bastien, "demo-player2"))
+    pages = []
+    for locale, device, username in cast:
+        page = browser.new_context(locale=locale, **device).new_page()
+        if errors is not None:
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+        enter_battle(page, base, username, ruleset)
+        pages.append(page)
+    return pages
+
+
+def leave_the_room(*pages) -> None:
+    """Close the browsers, so that their sockets close now and the server can stop at once; the wait
+    lets it finish the disconnections before the fixture stops it."""
+    for page in pages:
+        page.context.close()
+    time.sleep(2)
 
 
 def no_sideways_scroll(page, *, every_element: bool = False) -> None:

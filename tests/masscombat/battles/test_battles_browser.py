@@ -8,12 +8,10 @@ battle and writes the aftermath to the rosters.  Screenshots go to
 ``.screenshots/``.
 """
 
-import time
-
 import pytest
 from playwright.sync_api import expect
 
-from tests.masscombat.battles.conftest import DESKTOP, PHONE, enter_battle, no_sideways_scroll, shot_of
+from tests.masscombat.battles.conftest import gm_and_players, leave_the_room, no_sideways_scroll, shot_of
 
 pytestmark = pytest.mark.browser
 # The machine is shared: give page updates time rather than fail on a slow second.
@@ -33,12 +31,7 @@ def declare(page, side, strategy, engagement, button):
 
 def test_a_whole_battle_with_a_gm_and_two_phones(browser, daphne_server, screenshot):
     base = daphne_server(demo=True)
-    gm = browser.new_context(locale="en-GB", **DESKTOP).new_page()
-    aline_context = browser.new_context(locale="fr-FR", **PHONE)
-    aline = aline_context.new_page()
-    bastien = browser.new_context(locale="en-GB", **PHONE).new_page()
-    for page, username in ((gm, "demo-gm"), (aline, "demo-player1"), (bastien, "demo-player2")):
-        enter_battle(page, base, username, "seventh_sea")
+    gm, aline, bastien = gm_and_players(browser, base, "seventh_sea")
     screenshot(aline, "battle-fr-phone-1-declare")
     no_sideways_scroll(aline)
     no_sideways_scroll(bastien)
@@ -60,7 +53,7 @@ def test_a_whole_battle_with_a_gm_and_two_phones(browser, daphne_server, screens
     screenshot(bastien, "battle-en-phone-1-round-report")
 
     # Aline's phone loses the network: round 2 is declared for her by the GM and resolved meanwhile.
-    aline_context.set_offline(True)
+    aline.context.set_offline(True)
     expect(aline.locator("#live-status.offline")).to_be_visible(timeout=15_000)
     declare(bastien, "b", "En rangs", "Engaged", "Declare")
     gm.locator("details.gm-declare > summary", has_text="Montaigne").click()
@@ -77,7 +70,7 @@ def test_a_whole_battle_with_a_gm_and_two_phones(browser, daphne_server, screens
     expect(gm.locator(".slot.done")).to_have_count(4, timeout=10_000)
     gm.get_by_role("button", name="Resolve round 2").click()
     expect(gm.locator(".round-head h2")).to_have_text("Round 3")
-    aline_context.set_offline(False)
+    aline.context.set_offline(False)
     expect(aline.locator("#live-status.online")).to_be_visible(timeout=20_000)
     expect(aline.locator(".round-head h2")).to_have_text("Tour 3", timeout=10_000)
     expect(aline.locator("#battle-reports .report").first).to_contain_text("Tour 2")
@@ -107,6 +100,4 @@ def test_a_whole_battle_with_a_gm_and_two_phones(browser, daphne_server, screens
     expect(gm.locator(".replay-step .badge.danger")).to_have_count(0)
     expect(gm.locator(".replay-step")).to_have_count(3)
     screenshot(gm, "battle-en-desktop-4-replay")
-    for page in (gm, aline_context.pages[0], bastien):  # close the sockets, so the server stops at once
-        page.context.close()
-    time.sleep(2)  # the server finishes the disconnections before the fixture stops it
+    leave_the_room(gm, aline, bastien)

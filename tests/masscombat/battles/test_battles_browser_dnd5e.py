@@ -9,12 +9,11 @@ and writes the aftermath.
 """
 
 import re
-import time
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.masscombat.battles.conftest import DESKTOP, PHONE, enter_battle, no_sideways_scroll
+from tests.masscombat.battles.conftest import gm_and_players, leave_the_room, no_sideways_scroll
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=15_000)
@@ -37,11 +36,7 @@ def move_on_map(page, piece: str, cell: str):
 
 def test_a_dnd5e_battle_played_on_the_map(browser, daphne_server, screenshot):
     base = daphne_server(demo=True)
-    gm = browser.new_context(locale="en-GB", **DESKTOP).new_page()
-    aline = browser.new_context(locale="fr-FR", **PHONE).new_page()
-    bastien = browser.new_context(locale="en-GB", **TABLET).new_page()
-    for page, username in ((gm, "demo-gm"), (aline, "demo-player1"), (bastien, "demo-player2")):
-        enter_battle(page, base, username, "dnd5e")
+    gm, aline, bastien = gm_and_players(browser, base, "dnd5e", bastien=TABLET)
     for page in (gm, aline, bastien):
         expect(page.locator(f'svg.battle-map [data-piece="{HERO}"]')).to_have_count(1)
         expect(page.locator(f'svg.battle-map [data-piece="{ARCHERS}-1"]')).to_have_count(1)
@@ -107,6 +102,4 @@ def test_a_dnd5e_battle_played_on_the_map(browser, daphne_server, screenshot):
     expect(aline.locator(".aftermath")).to_contain_text("Le bilan est reporté")
     screenshot(aline, "battle-dnd5e-fr-phone-6-closed")
     screenshot(gm, "battle-dnd5e-en-desktop-5-closed")
-    for page in (gm, aline, bastien):  # close the sockets, so the server stops at once
-        page.context.close()
-    time.sleep(2)  # the server finishes the disconnections before the fixture stops it
+    leave_the_room(gm, aline, bastien)

@@ -9,12 +9,13 @@ ends the battle and writes the aftermath to the rosters.
 """
 
 import json
-import time
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.masscombat.battles.conftest import DESKTOP, PHONE, SCREENSHOTS, enter_battle, no_sideways_scroll
+from tests.masscombat.battles.conftest import (
+    DESKTOP, SCREENSHOTS, gm_and_players, leave_the_room, no_sideways_scroll,
+)
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=15_000)
@@ -68,15 +69,8 @@ def declare_and_resolve(gm, page, unit, button, number):
 
 def test_a_heros_battle_on_the_hex_map(browser, daphne_server, screenshot):
     base = daphne_server(demo=True)
-    gm = browser.new_context(locale="en-GB", **DESKTOP).new_page()
-    aline_context = browser.new_context(locale="fr-FR", **PHONE)
-    aline = aline_context.new_page()
-    bastien_context = browser.new_context(locale="en-GB", **DESKTOP)
-    bastien = bastien_context.new_page()
     errors = []
-    for page, username in ((gm, "demo-gm"), (aline, "demo-player1"), (bastien, "demo-player2")):
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        enter_battle(page, base, username, "heros")
+    gm, aline, bastien = gm_and_players(browser, base, "heros", bastien=DESKTOP, errors=errors)
     for page in (gm, aline, bastien):
         expect(page.locator('svg.battle-map [data-piece="a-lanciers"]')).to_have_count(1)
         expect(page.locator('svg.battle-map [data-piece="b-guerriers"]')).to_have_count(1)
@@ -86,7 +80,7 @@ def test_a_heros_battle_on_the_hex_map(browser, daphne_server, screenshot):
     screenshot(gm, "battle-heros-en-desktop-1-room")
 
     # Bound 1, side A: Aline moves her spears with two taps while Bastien's connection is down.
-    bastien_context.set_offline(True)
+    bastien.context.set_offline(True)
     expect(bastien.locator("#live-status.online")).to_have_count(0)
     end = move_by_taps(aline, "a-lanciers", lambda target: target.tap(), forward=1)
     screenshot(aline, "battle-heros-fr-phone-2-path")
@@ -102,7 +96,7 @@ def test_a_heros_battle_on_the_hex_map(browser, daphne_server, screenshot):
     screenshot(bastien, "battle-heros-en-desktop-3-offline")
 
     # Bound 2, side B: Bastien is back, catches up with what he missed, and moves his warband.
-    bastien_context.set_offline(False)
+    bastien.context.set_offline(False)
     expect(bastien.locator("#live-status.online")).to_be_visible()
     piece_on(bastien, "a-lanciers", end)
     expect(bastien.locator("#battle-reports .report").first).to_contain_text("Round 1")
@@ -125,6 +119,4 @@ def test_a_heros_battle_on_the_hex_map(browser, daphne_server, screenshot):
     screenshot(aline, "battle-heros-fr-phone-5-closed")
     in_view(aline.locator(".aftermath"), "battle-heros-fr-phone-5b-aftermath")
     assert errors == []
-    for page in (gm, aline, bastien):  # close the sockets, so the server stops at once
-        page.context.close()
-    time.sleep(2)  # the server finishes the disconnections before the fixture stops it
+    leave_the_room(gm, aline, bastien)

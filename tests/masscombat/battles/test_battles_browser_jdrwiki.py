@@ -5,12 +5,10 @@ declares for his, the GM resolves; the map shows both corps on their zones;
 the GM ends the battle and writes the aftermath.
 """
 
-import time
-
 import pytest
 from playwright.sync_api import expect
 
-from tests.masscombat.battles.conftest import DESKTOP, PHONE, enter_battle, no_sideways_scroll, shot_of
+from tests.masscombat.battles.conftest import gm_and_players, leave_the_room, no_sideways_scroll, shot_of
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=15_000)
@@ -18,11 +16,7 @@ expect.set_options(timeout=15_000)
 
 def test_a_jdrwiki_battle_on_a_map(browser, daphne_server, screenshot):
     base = daphne_server(demo=True)
-    gm = browser.new_context(locale="en-GB", **DESKTOP).new_page()
-    aline = browser.new_context(locale="fr-FR", **PHONE).new_page()
-    bastien = browser.new_context(locale="en-GB", **PHONE).new_page()
-    for page, username in ((gm, "demo-gm"), (aline, "demo-player1"), (bastien, "demo-player2")):
-        enter_battle(page, base, username, "jdrwiki")
+    gm, aline, bastien = gm_and_players(browser, base, "jdrwiki")
     for page in (gm, aline, bastien):
         expect(page.locator('svg.battle-map [data-piece="a1"]')).to_have_count(1)
         expect(page.locator('svg.battle-map [data-piece="b1"]')).to_have_count(1)
@@ -49,6 +43,4 @@ def test_a_jdrwiki_battle_on_a_map(browser, daphne_server, screenshot):
     gm.get_by_role("button", name="Confirm and write to the rosters").click()
     expect(aline.locator(".aftermath")).to_contain_text("Le bilan est reporté")
     screenshot(gm, "battle-jdrwiki-en-desktop-2-closed")
-    for page in (gm, aline, bastien):  # close the sockets, so the server stops at once
-        page.context.close()
-    time.sleep(2)  # the server finishes the disconnections before the fixture stops it
+    leave_the_room(gm, aline, bastien)

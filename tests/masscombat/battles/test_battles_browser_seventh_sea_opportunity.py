@@ -10,13 +10,12 @@ reports tell it started.  Screenshots go to ``.screenshots/``.
 
 import json
 import sqlite3
-import time
 
 import pytest
 from playwright.sync_api import expect
 
 from rules import registry
-from tests.masscombat.battles.conftest import DESKTOP, PHONE, enter_battle, no_sideways_scroll, shot_of
+from tests.masscombat.battles.conftest import gm_and_players, leave_the_room, no_sideways_scroll, shot_of
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=15_000)
@@ -58,10 +57,7 @@ def _gm_declare(gm, summary: str, participant: str, choices: list[str]) -> None:
 def test_the_gm_offers_an_opportunity_and_the_phone_accepts_it(browser, daphne_server, screenshot, tmp_path):
     base = daphne_server(demo=True)
     _pin_an_offering_seed(tmp_path / "db.sqlite3")
-    gm = browser.new_context(locale="en-GB", **DESKTOP).new_page()
-    aline = browser.new_context(locale="fr-FR", **PHONE).new_page()
-    for page, username in ((gm, "demo-gm"), (aline, "demo-player1")):
-        enter_battle(page, base, username, "seventh_sea")
+    gm, aline = gm_and_players(browser, base, "seventh_sea", bastien=None)
 
     # Round 1: Aline declares from her phone, the GM for side B and Gaston; the GM resolves.
     side_a = aline.locator('form[data-participant="side:a"]')
@@ -129,6 +125,4 @@ def test_the_gm_offers_an_opportunity_and_the_phone_accepts_it(browser, daphne_s
     screenshot(aline, "sea-opportunity-fr-phone-4-report")
     shot_of(report, "sea-opportunity-fr-phone-4b-report")
     no_sideways_scroll(aline)
-    for page in (gm, aline):  # close the sockets, so the server stops at once
-        page.context.close()
-    time.sleep(2)
+    leave_the_room(gm, aline)

@@ -4,12 +4,10 @@ The other side's log stays hidden from the players (SYNAPSE S11.2), only the GM
 reads it; the aftermath's new headcounts go to the rosters.
 """
 
-import time
-
 import pytest
 from playwright.sync_api import expect
 
-from tests.masscombat.battles.conftest import DESKTOP, PHONE, enter_battle, no_sideways_scroll
+from tests.masscombat.battles.conftest import gm_and_players, leave_the_room, no_sideways_scroll
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=15_000)
@@ -17,11 +15,7 @@ expect.set_options(timeout=15_000)
 
 def test_a_synapse_battle_from_two_phones(browser, daphne_server, screenshot):
     base = daphne_server(demo=True)
-    gm = browser.new_context(locale="en-GB", **DESKTOP).new_page()
-    aline = browser.new_context(locale="fr-FR", **PHONE).new_page()
-    bastien = browser.new_context(locale="en-GB", **PHONE).new_page()
-    for page, username in ((gm, "demo-gm"), (aline, "demo-player1"), (bastien, "demo-player2")):
-        enter_battle(page, base, username, "synapse")
+    gm, aline, bastien = gm_and_players(browser, base, "synapse")
     screenshot(aline, "battle-synapse-fr-phone-1-orders")
     no_sideways_scroll(aline)
 
@@ -55,6 +49,4 @@ def test_a_synapse_battle_from_two_phones(browser, daphne_server, screenshot):
     expect(aline.locator(".aftermath")).to_contain_text("Le bilan est reporté")
     screenshot(aline, "battle-synapse-fr-phone-2-closed")
     screenshot(gm, "battle-synapse-en-desktop-2-closed")
-    for page in (gm, aline, bastien):  # close the sockets, so the server stops at once
-        page.context.close()
-    time.sleep(2)  # the server finishes the disconnections before the fixture stops it
+    leave_the_room(gm, aline, bastien)

@@ -12,7 +12,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tests.masscombat.battles.conftest import DESKTOP, PHONE, enter_battle, no_sideways_scroll, shot_of, tap
+from tests.masscombat.battles.conftest import DESKTOP, gm_and_players, no_sideways_scroll, shot_of, tap
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=15_000)
@@ -79,13 +79,8 @@ def pick_a_move(page, screenshot, unit, name, phone):
 
 def test_placement_then_moves_picked_on_the_map(browser, daphne_server, screenshot):
     base = daphne_server(demo=True)
-    gm = browser.new_context(locale="en-GB", **DESKTOP).new_page()
-    aline = browser.new_context(locale="fr-FR", **PHONE).new_page()
-    bastien = browser.new_context(locale="en-GB", **DESKTOP).new_page()
     errors = []
-    for page, username in ((gm, "demo-gm"), (aline, "demo-player1"), (bastien, "demo-player2")):
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        enter_battle(page, base, username, "dnd5e")
+    gm, aline, bastien = gm_and_players(browser, base, "dnd5e", bastien=DESKTOP, errors=errors)
     for page in (aline, bastien):
         expect(page.locator("[data-place-toggle]")).to_have_count(0)
 
