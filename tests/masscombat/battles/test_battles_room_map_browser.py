@@ -114,4 +114,14 @@ def test_placement_then_moves_picked_on_the_map(browser, daphne_server, screensh
     pick_a_move(bastien, screenshot, LEGION, "room-map-en-desktop-player", False)
     expect(gm.locator(f'.slot.done[data-key="unit:{ORCS}"]')).to_be_visible()
     expect(gm.locator(f'.slot.done[data-key="unit:{LEGION}"]')).to_be_visible()
+
+    # The GM's forms are folded, each loaded when opened: a tap on a stand opens its unit's, its picker active.
+    fold = gm.locator(f'details.gm-declare[data-participant="unit:{LEGION}"]')
+    expect(fold.locator("form")).to_have_count(0)
+    tap(gm.locator(f'#battle-map [data-piece="{LEGION}-1"]'), False)
+    expect(fold.locator(f'select[data-map-pick][data-piece="{LEGION}-1"]')).to_have_count(1)
+    expect(gm.locator(f'#battle-map [data-piece="{LEGION}-1"].selected')).to_have_count(1)
+    expect(gm.locator("#battle-map .highlights .pick-dest").first).to_be_attached()
+    expect(fold.locator("[data-map-pick-show]").first).to_be_visible()
+    shot_of(fold, "room-map-en-desktop-gm-3-fold-opened")
     assert errors == []
