@@ -13,7 +13,8 @@ Measured through Django's test client:
   engine's ``declaration-options`` not cached yet: before each sample the
   battle's version is bumped, as a resolved round does) and repeat requests
   (answers from the cache);
-* the room's htmx parts (``status``, ``declare``, ``map``), repeated;
+* the room's htmx parts (``status``, ``declare``, ``map``), repeated, and one unit's form
+  (``declare?participant=``: the GM's forms are folded and each loads when opened);
 
 and, below the web layer, what the engine costs:
 
@@ -161,6 +162,9 @@ def main() -> None:
         for part in ("status", "declare", "map"):
             url = reverse("battles:part", args=[battle.pk, part])
             timed(f"GET the room's {part} part as the {who}, repeated", args.repeat, lambda: client.get(url))
+        form = reverse("battles:part", args=[battle.pk, "declare"]) + f"?participant=unit:{units[0]}"
+        timed(f"GET one unit's form (declare?participant=) as the {who}", args.repeat,
+              lambda: client.get(form))
 
     tag = Template("{% load maps %}{% battle_map source pieces=pieces highlights=highlights %}")
 

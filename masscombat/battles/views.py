@@ -83,11 +83,11 @@ def _base_context(viewer) -> dict:
     return {"battle": viewer.battle, "viewer": viewer, "campaign": viewer.access.campaign, "adapter": viewer.adapter}
 
 
-def _room_context(viewer, *, posted=None, posted_key=None, placement=None) -> dict:
+def _room_context(viewer, *, posted=None, posted_key=None, placement=None, shown=None) -> dict:
     """The whole room: every part's context, the visible state computed once for the map and the reports."""
     state = selectors.visible_state(viewer)
     return {**_base_context(viewer), **_status_context(viewer),
-            **_declare_context(viewer, posted=posted, posted_key=posted_key),
+            **_declare_context(viewer, posted=posted, posted_key=posted_key, shown=shown),
             **_reports_context(viewer, state), "map": pages.battle_map(viewer, state, placement)}
 
 
@@ -112,7 +112,8 @@ def _part_context(viewer, name: str) -> dict:
 @require_GET
 def room(request, pk: int):
     viewer = selectors.viewer(request.user, Action.BATTLE_VIEW, pk)
-    return render(request, "battles/room.html", _room_context(viewer))
+    # ?open=<participant>: that GM fold comes open and full (its link, for a browser without JavaScript)
+    return render(request, "battles/room.html", _room_context(viewer, shown=request.GET.get("open")))
 
 
 @login_required

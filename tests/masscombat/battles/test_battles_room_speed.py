@@ -54,6 +54,15 @@ def test_the_gm_room_folds_each_form_and_loads_it_when_opened(ford, client_for, 
     assert Select(html, MOVE).attrs["data-piece"] == f"{ORCS}-1"
 
 
+def test_without_javascript_a_fold_opens_through_its_link(ford, client_for, gm):
+    page = client_for(gm).get(ford.get_absolute_url()).content.decode()
+    link = f'href="{ford.get_absolute_url()}?open=unit%3A{ORCS}"'
+    assert link in page
+    opened = client_for(gm).get(ford.get_absolute_url(), {"open": f"unit:{ORCS}"}).content.decode()
+    assert opened.count("<form") - page.count("<form") == 1
+    assert f'<details class="gm-declare" data-participant="unit:{ORCS}" open' in opened
+
+
 @pytest.mark.parametrize("who,key,status", [
     ("player", f"unit:{ORCS}", 200),   # his own unit
     ("player", "other side", 404),     # Merry's unit: not his to see
