@@ -47,6 +47,7 @@ class Adapter:
     slug: str = ""
     sides: tuple[str, ...] = ("a", "b")
     uses_map: bool = False
+    map_kind: str | None = None  # the kind of campaign map its battles are set up on ("square", "hex", "zones")
     # Whether a resolved round's log may be shown to both sides (the spec says which steps are public).
     round_log_public: bool = True
     # Whether each side may see the other's strength in the timeline (else only its own).
@@ -120,6 +121,13 @@ class Adapter:
     def map_source(self, battle):
         """What the map renderer draws for this battle (a stored map or the engine's), or None."""
         return None
+
+    def stored_map(self, options: dict):
+        """The campaign map the battle is set up on (the ``map`` setup option, of :attr:`map_kind`), if it exists."""
+        from masscombat.maps.models import BattleMap
+
+        map_id = str(options.get("map", ""))
+        return BattleMap.objects.filter(pk=map_id, kind=self.map_kind).first() if map_id.isdigit() else None
 
     def map_pieces(self, battle, state: dict, viewer) -> list[dict]:
         """The pieces on the map, from the state this viewer may see."""

@@ -107,6 +107,7 @@ class DnD5e(Adapter):
     slug = "dnd5e"
     sides = ("A", "B")
     uses_map = True
+    map_kind = "square"
     places = True
     # Players read the round's events, log and dice, less what names an enemy hidden from them
     # (S11.3, :meth:`DnD5e.report`).
@@ -257,23 +258,17 @@ class DnD5e(Adapter):
         errors = {}
         if options.get("deploy_a") and options.get("deploy_a") == options.get("deploy_b"):
             errors["deploy_b"] = _("Each side deploys along its own edge.")
-        battle_map = self._map(options)
+        battle_map = self.stored_map(options)
         if options.get("objective_squares") in self.sides and battle_map is not None \
                 and not (battle_map.data or {}).get("objective_squares"):
             errors["objective_squares"] = _("This map has no objective square.")
         return errors
 
-    def _map(self, options: dict):
-        from masscombat.maps.models import BattleMap
-
-        map_id = str(options.get("map", ""))
-        return BattleMap.objects.filter(pk=map_id, kind="square").first() if map_id.isdigit() else None
-
     def new_battle_input(self, *, name: str, armies: dict, heroes: list, options: dict) -> tuple[dict, list]:
         """The ``new-battle`` input (S9.5): the map's grid and objective squares, both armies placed in their bands."""
         from masscombat.maps.engine import new_battle_fields
 
-        battle_map = self._map(options)
+        battle_map = self.stored_map(options)
         if battle_map is None:
             raise ValidationError({"map": _("Choose a square map of the campaign.")})
         payload = {"name": name[:80], **new_battle_fields(battle_map), "profiles": {}, "sides": {}, "units": {},

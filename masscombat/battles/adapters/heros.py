@@ -77,6 +77,7 @@ def band(edge: str, width: int, height: int, hexes: dict) -> list[dict]:
 class Heros(Adapter):
     slug = "heros"
     uses_map = True
+    map_kind = "hex"
     places = True
     # S11.3: events about hidden units are marked for their side; the log may name them.
     round_log_public = False
@@ -212,16 +213,10 @@ class Heros(Adapter):
             return {"deploy_b": _("The two armies deploy along opposite edges.")}
         return {}
 
-    def _map(self, options: dict):
-        from masscombat.maps.models import BattleMap
-
-        map_id = str(options.get("map", ""))
-        return BattleMap.objects.filter(pk=map_id, kind="hex").first() if map_id.isdigit() else None
-
     def new_battle_input(self, *, name: str, armies: dict, heroes: list, options: dict) -> tuple[dict, list]:
         from masscombat.maps.engine import engine_map
 
-        battle_map = self._map(options)
+        battle_map = self.stored_map(options)
         if battle_map is None:
             raise ValidationError({"map": _("Choose a hex map of the campaign.")})
         grid = engine_map(battle_map)

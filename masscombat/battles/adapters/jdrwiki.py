@@ -35,6 +35,7 @@ def _zone_choices(campaign) -> list[tuple[str, str]]:
 class JdRWiki(Adapter):
     slug = "jdrwiki"
     uses_map = True
+    map_kind = "zones"
     # S11.3: the log tells the enemy's allocation and heroism; players get the events marked for them.
     round_log_public = False
     strength_label = gettext_lazy("Hit points of the corps")
@@ -114,16 +115,14 @@ class JdRWiki(Adapter):
             return {"deploy_b": _("Both armies deploy on the same map.")}
         return {}
 
-    def _map(self, options: dict):
-        from masscombat.maps.models import BattleMap
-
-        map_id = str(options.get("deploy_a", "")).split(":")[0]
-        return BattleMap.objects.filter(pk=map_id).first() if map_id.isdigit() else None
+    def stored_map(self, options: dict):
+        """The zone map both armies deploy on: its id leads each deployment choice (``"<map id>:<zone>"``)."""
+        return super().stored_map({"map": str(options.get("deploy_a", "")).split(":")[0]})
 
     def new_battle_input(self, *, name: str, armies: dict, heroes: list, options: dict) -> tuple[dict, list]:
         from masscombat.maps.engine import engine_map
 
-        battle_map = self._map(options)
+        battle_map = self.stored_map(options)
         payload_armies, participants = [], []
         for side, army in armies.items():
             zone = str(options.get(f"deploy_{side}", "")).split(":")[-1]
@@ -227,7 +226,7 @@ class JdRWiki(Adapter):
         return super().side_label(side)
 
     def map_source(self, battle):
-        return self._map(battle.setup.get("options", {})) or battle.state.get("map")
+        return self.stored_map(battle.setup.get("options", {})) or battle.state.get("map")
 
     def map_pieces(self, battle, state: dict, viewer) -> list[dict]:
         armies = state.get("armies", {})
