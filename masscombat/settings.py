@@ -248,6 +248,9 @@ REST_FRAMEWORK = {
         "join": os.environ.get("THROTTLE_JOIN", "20/min"),
         # Logins on the web form, counted per address and per user name.
         "login": os.environ.get("THROTTLE_LOGIN", "10/min"),
+        # Sign-ups per address: a whole table of players behind one router gets in, a script
+        # filling the database with accounts does not.
+        "signup": os.environ.get("THROTTLE_SIGNUP", "20/hour"),
     },
     "EXCEPTION_HANDLER": "masscombat.api.errors.exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",

@@ -12,7 +12,7 @@ Rate limits count attempts per caller in the cache, which is Redis when
 otherwise.  They slow down the guessing of passwords and join codes, and the
 creation of accounts in bulk; the rates come from
 ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` so the web forms and the API
-answer to the same numbers (``WEB_RATES`` holds those only a web form counts).
+answer to the same numbers (``signup`` is counted by the web form only).
 """
 
 from __future__ import annotations
@@ -80,15 +80,9 @@ def client_ip(request) -> str:
     return request.META.get("REMOTE_ADDR", "")
 
 
-# Scopes no API view throttles, with their default rate (an entry of the same name in the
-# settings' throttle rates replaces it).  Sign-ups per address: a whole table of players
-# behind one router gets in, a script filling the database with accounts does not.
-WEB_RATES = {"signup": "20/hour"}
-
-
 def rate(scope: str) -> tuple[int, int]:
     """(attempts, seconds) of a throttle scope, parsed as Django REST framework does."""
-    rates = {**WEB_RATES, **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]}
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
     # parse_rate reads nothing from its instance: called unbound, without a throttle's set-up.
     return SimpleRateThrottle.parse_rate(None, rates[scope])
 
