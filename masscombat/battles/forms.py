@@ -95,12 +95,14 @@ class DeclarationForm(forms.Form):
     """Fields from one participant's ``declaration-options``; ``declaration()`` gives ``{path: value}``."""
 
     def __init__(self, *args, options: list[dict], adapter, initial_data: dict | None = None,
-                 state: dict | None = None, **kwargs):
+                 state: dict | None = None, label_state: dict | None = None, **kwargs):
+        """``state`` is the battle's (map paths read it); ``label_state`` the one the reader may see,
+        which the choices' labels name things from."""
         super().__init__(*args, **kwargs)
         self.engine_options = {}
         initial_data = initial_data or {}
         for option in options:
-            field = _field(option, adapter, state)
+            field = _field(option, adapter, state, label_state)
             if field is None:
                 continue
             path = option["path"]
@@ -138,10 +140,11 @@ def _initial(option: dict, value):
     return value
 
 
-def _field(option: dict, adapter, state: dict | None = None):
+def _field(option: dict, adapter, state: dict | None = None, label_state: dict | None = None):
     label = adapter.option_label(option)
     forbidden = option.get("forbidden") or []
-    help_text = "; ".join(f"{adapter.value_label(f['value'])}: {f['reason']}" for f in forbidden if "value" in f)
+    help_text = "; ".join(f"{adapter.value_label(f['value'], label_state)}: {f['reason']}"
+                          for f in forbidden if "value" in f)
     required = bool(option.get("required"))
     kind = option.get("type")
     allowed = option.get("allowed")
@@ -162,10 +165,10 @@ def _field(option: dict, adapter, state: dict | None = None):
             return None  # nothing may be picked now; ``forbidden`` says why
         return forms.TypedMultipleChoiceField(
             label=label, required=required, coerce=json.loads, help_text=help_text,
-            choices=[(json.dumps(value), adapter.value_label(value)) for value in allowed],
+            choices=[(json.dumps(value), adapter.value_label(value, label_state)) for value in allowed],
             widget=forms.CheckboxSelectMultiple)
     if allowed:
-        choices = [(json.dumps(value), adapter.value_label(value)) for value in allowed]
+        choices = [(json.dumps(value), adapter.value_label(value, label_state)) for value in allowed]
         if not required and option.get("default") is None:
             choices = [("", _("(no change)"))] + choices
         return forms.TypedChoiceField(label=label, choices=choices, required=required, coerce=json.loads,

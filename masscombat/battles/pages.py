@@ -38,11 +38,23 @@ def _order(participant) -> tuple:
     return (participant.side, participant.kind != "side", participant.name)
 
 
+def label_state(viewer) -> dict | None:
+    """The state labels may name things from: the one this viewer may see (so a hidden enemy's id is
+    never turned into its name), asked of the engine once per viewer and only for a ruleset whose
+    labels use it."""
+    if not viewer.adapter.labels_use_state:
+        return None
+    if "label_state" not in vars(viewer):
+        viewer.label_state = selectors.visible_state(viewer)
+    return viewer.label_state
+
+
 def _shown(viewer, adapter, declaration, options: dict) -> list:
     if declaration is None:
         return []
     labels = {option["path"]: adapter.option_label(option) for option in options.get("options", [])}
-    return [(labels.get(path) or adapter.option_label({"path": path}), adapter.value_label(value))
+    state = label_state(viewer)
+    return [(labels.get(path) or adapter.option_label({"path": path}), adapter.value_label(value, state))
             for path, value in sorted(declaration.data.items())]
 
 
@@ -102,7 +114,8 @@ def declaration_forms(viewer, declared: dict, posted=None, posted_key: str | Non
         entry["form"] = DeclarationForm(
             posted if key == posted_key else None,
             options=answer["options"], adapter=viewer.adapter,
-            initial_data=existing.data if existing else None, state=battle.state, prefix=None,
+            initial_data=existing.data if existing else None, state=battle.state,
+            label_state=label_state(viewer), prefix=None,
             auto_id=field_ids(key),
         )
         if key == posted_key and posted is not None:

@@ -59,6 +59,9 @@ class Adapter:
     # labels are English; these are the translatable ones (the engine's label is the fallback).
     option_labels: dict[str, Any] = {}
     value_labels: dict[str, Any] = {}
+    # Whether :meth:`value_label` names things from the battle's state (the web layer then
+    # asks the engine for the state the reader may see; others are spared that call).
+    labels_use_state: bool = False
     # Whether the GM may move pieces on the map before round 1 (see :meth:`placement`).
     places: bool = False
 
@@ -209,7 +212,9 @@ class Adapter:
         label = self.option_labels.get(last)
         return str(label) if label is not None else option.get("label", option["path"])
 
-    def value_label(self, value: Any) -> str:
+    def value_label(self, value: Any, state: dict | None = None) -> str:
+        """An engine value as the reader reads it; ``state`` is the one the reader may see (the GM's
+        whole state, a side's ``visible-state``), for a ruleset that names its units from it."""
         if isinstance(value, bool):
             return _("Yes") if value else _("No")
         label = self.value_labels.get(value) if isinstance(value, str) else None

@@ -500,7 +500,7 @@ class DnD5e(Adapter):
         label = _("Own action while the unit casts") if parts[-1] == "action" else super().option_label(option)
         return _("Stand %(n)s — %(what)s") % {"n": int(stand.group(1)) + 1, "what": label}
 
-    def value_label(self, value) -> str:
+    def value_label(self, value, state=None) -> str:
         if value is None:
             return _("None")
         if isinstance(value, dict):

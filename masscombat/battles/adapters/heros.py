@@ -389,6 +389,8 @@ class Heros(Adapter):
 
     # -- labels -----------------------------------------------------------------
 
+    labels_use_state = True
+
     def option_label(self, option: dict) -> str:
         label = self.option_labels.get(label_key(option["path"]))
         if label is None:
@@ -397,16 +399,24 @@ class Heros(Adapter):
             return _("%(label)s (%(cost)s PA)") % {"label": label, "cost": option["pa_cost"]}
         return str(label)
 
-    def value_label(self, value) -> str:
+    def value_label(self, value, state=None) -> str:
+        """Units, corps and characters by their names in ``state`` (the one the reader may see: a
+        hidden enemy is not in it, so its id is never turned into its name), else by their ids."""
         if value is None:
             return _("None")
         if isinstance(value, dict) and "general_id" in value:
-            return _("%(general)s rallies corps %(corps)s") % {"general": value["general_id"],
-                                                                 "corps": value.get("corps_id", "")}
+            names = _names(state)
+            general, corps = value["general_id"], value.get("corps_id", "")
+            return _("%(general)s rallies corps %(corps)s") % {"general": names.get(general, general),
+                                                                 "corps": names.get(corps, corps)}
         if isinstance(value, dict) and "col" in value:
             return f"{value['col']},{value['row']}"
         if isinstance(value, list):
-            return " → ".join(self.value_label(item) for item in value) or _("stay")
+            return " → ".join(self.value_label(item, state) for item in value) or _("stay")
+        if isinstance(value, str) and value not in self.value_labels:
+            name = _names(state).get(value)
+            if name:
+                return name
         return super().value_label(value)
 
     def option_piece(self, option: dict, state: dict | None = None) -> str | None:
@@ -502,6 +512,24 @@ class Heros(Adapter):
                     "ep_lost": line["ep_lost_effective"], "loss_ratio": line["loss_ratio"],
                     "units_lost": [u.split("-", 1)[1] for u in line["units_lost"]]}))
         return updates
+
+
+_last_names: tuple = (None, {})  # the last state named and its names: a page labels hundreds of values from one state
+
+
+def _names(state: dict | None) -> dict[str, str]:
+    """The names of the units, corps and characters of ``state`` by their ids (empty without a state).
+
+    The cache is one tuple read and replaced whole, so a thread never reads another state's names."""
+    global _last_names
+    if not state:
+        return {}
+    cached_state, names = _last_names
+    if cached_state is not state:
+        names = {item["id"]: item["name"] for key in ("units", "corps", "characters")
+                 for item in state.get(key) or [] if item.get("name")}
+        _last_names = (state, names)
+    return names
 
 
 def label_key(path: str) -> str:

@@ -184,7 +184,7 @@ class JdRWiki(Adapter):
             return str(label) if label is not None else option.get("label", field)
         return super().option_label(option)
 
-    def value_label(self, value) -> str:
+    def value_label(self, value, state=None) -> str:
         if value is None:
             return _("None")
         if isinstance(value, dict):

@@ -77,6 +77,9 @@ def test_a_heros_battle_on_the_hex_map(browser, daphne_server, screenshot):
     no_sideways_scroll(aline, every_element=True)
     screenshot(aline, "battle-heros-fr-phone-1-room")
     in_view(aline.locator('form[data-participant="side:a"]'), "battle-heros-fr-phone-1b-forms")
+    # Her choices name her general and corps, not the engine's ids.
+    expect(aline.locator('form[data-participant="side:a"]')).to_contain_text("Duc Aldric rallie le corps Bannière du duc")
+    expect(aline.locator("#battle-declare")).not_to_contain_text("a-aldric")
     screenshot(gm, "battle-heros-en-desktop-1-room")
 
     # Bound 1, side A: Aline moves her spears with two taps while Bastien's connection is down.

@@ -457,9 +457,38 @@ def test_every_option_and_every_word_the_engine_offers_has_a_label_in_both_langu
 
 
 def test_values_read_as_words_rather_than_engine_objects():
-    assert HEROS.value_label({"general_id": "a-aldric", "corps_id": "a-c1"}) == "a-aldric rallies corps a-c1"
+    assert HEROS.value_label({"general_id": "a-aldric", "corps_id": "a-c1"}) == "a-aldric rallies corps a-c1"  # no state: ids
     assert HEROS.value_label([{"col": 7, "row": 3}, {"col": 7, "row": 4}]) == "7,3 → 7,4"
     assert HEROS.value_label("hold") == "Hold back" and HEROS.value_label(None) == "None"
+
+
+def test_labels_name_units_corps_and_characters_from_the_state_the_reader_sees(ambush, gm, player):
+    rally = {"general_id": "a-aldric", "corps_id": "a-c1"}
+    assert HEROS.value_label(rally, ambush.state) == "Duc Aldric rallies corps Bannière du duc"
+    with translation.override("fr"):
+        assert HEROS.value_label(rally, ambush.state) == "Duc Aldric rallie le corps Bannière du duc"
+    assert HEROS.value_label(["b-guerriers", "a-grundi"], ambush.state) == "Guerriers des Cendres → Grundi"
+    assert HEROS.value_label("hold", ambush.state) == "Hold back"  # an engine word stays a word
+    seen = pages.label_state(selectors.viewer(player, Action.BATTLE_VIEW, ambush.pk))
+    assert HEROS.value_label("b-frondeurs", seen) == "b-frondeurs"  # hidden from side a: never named
+    master = pages.label_state(selectors.viewer(gm, Action.BATTLE_VIEW, ambush.pk))
+    assert HEROS.value_label("b-frondeurs", master) == "Frondeurs"
+    assert HEROS.value_label("b-frondeurs", copy.deepcopy(seen)) == "b-frondeurs"  # another state object, same answer
+
+
+def test_the_phone_player_reads_names_in_the_choices_and_in_who_has_declared(battle, client_for, player):
+    client = client_for(player)
+    room = reverse("battles:room", args=[battle.pk])
+    for language, rallies in (("en", "Duc Aldric rallies corps Bannière du duc"),
+                              ("fr", "Duc Aldric rallie le corps Bannière du duc")):
+        page = client.get(room, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert f"<span>{rallies}</span>" in page, language
+        assert "a-aldric rallie" not in page and "corps a-c1" not in page
+    services.declare(player, battle.pk, "side:a", {"active.rallies[]": {"general_id": "a-aldric", "corps_id": "a-c1"}},
+                     expected_round=1)
+    status = client.get(reverse("battles:part", args=[battle.pk, "status"])).content.decode()
+    assert "Duc Aldric rallies corps Bannière du duc" in status and "a-aldric rallies" not in status
+    assert "a-c1" not in status
 
 
 # -- the room page ----------------------------------------------------------------------------
