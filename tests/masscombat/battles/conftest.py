@@ -135,6 +135,23 @@ def leave_the_room(*pages) -> None:
     time.sleep(2)
 
 
+def resolve_while_offline(gm, aline, bastien, number: int) -> None:
+    """The GM resolves round ``number`` while Aline's phone is offline; back online, her page shows the
+    next round and the report without a reload (the demo cast of :func:`gm_and_players`)."""
+    from playwright.sync_api import expect
+
+    aline.context.set_offline(True)
+    expect(aline.locator("#live-status.online")).to_have_count(0)
+    gm.get_by_role("button", name=f"Resolve round {number}").click()
+    expect(gm.locator(".round-head h2")).to_have_text(f"Round {number + 1}")
+    expect(bastien.locator("#battle-reports .report").first).to_contain_text(f"Round {number}")
+    expect(aline.locator(".round-head h2")).to_have_text(f"Tour {number}")  # still the page she had
+    aline.context.set_offline(False)
+    expect(aline.locator("#live-status.online")).to_be_visible(timeout=30_000)
+    expect(aline.locator(".round-head h2")).to_have_text(f"Tour {number + 1}", timeout=30_000)
+    expect(aline.locator("#battle-reports .report").first).to_contain_text(f"Tour {number}")
+
+
 def no_sideways_scroll(page, *, every_element: bool = False) -> None:
     """The page is no wider than the screen; with ``every_element``, no element outside a map sticks out
     either (one can overflow a clipped box without widening the page)."""
