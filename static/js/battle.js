@@ -3,7 +3,8 @@
 // server sends what it missed; events already seen are dropped by number. Each
 // event makes htmx reload the parts that follow it: "battle-changed" (who has
 // declared, presence) and, when the round or the status moves, "battle-round"
-// (forms and reports). Without JavaScript the page works, reloaded by hand.
+// (forms and reports). A part whose reload fails tries again ("battle-retry").
+// Without JavaScript the page works, reloaded by hand.
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -59,6 +60,25 @@
       delay = Math.min(delay * 2, 15000);
     };
   }
+  // A part's reload that fails (the server busy or restarting, the network gone) would leave that
+  // part as it was until the next event, for good after the last one (the closed aftermath): it
+  // tries again a few times, further apart each time. A refusal (4xx) is not retried.
+  function retryPart(event) {
+    var part = event.detail.elt;
+    var code = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (!part || !room.contains(part) || !part.hasAttribute("hx-get") || (code >= 400 && code < 500)) return;
+    var tries = parseInt(part.dataset.retries || "0", 10);
+    if (tries >= 6) return;
+    part.dataset.retries = String(tries + 1);
+    setTimeout(function () { htmx.trigger(part, "battle-retry"); }, Math.min(500 * Math.pow(2, tries), 8000));
+  }
+  ["htmx:responseError", "htmx:sendError", "htmx:timeout"].forEach(function (name) {
+    document.body.addEventListener(name, retryPart);
+  });
+  document.body.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.elt && event.detail.elt.dataset) delete event.detail.elt.dataset.retries;
+  });
+
   // The network went away (phone locked, Wi-Fi to 4G): drop the socket rather than
   // trust a dead one; when it comes back, reconnect at once and catch up.
   window.addEventListener("offline", function () { if (socket) socket.close(); });
