@@ -227,7 +227,7 @@ def cases():
                 yield pytest.param(name, method, role, status, id=f"{method.upper()} {name} as {role}")
 
 
-@pytest.mark.parametrize(("name", "method", "role", "expected"), cases())
+@pytest.mark.parametrize(("name", "method", "role", "expected"), list(cases()))
 def test_access(world, client_for, name, method, role, expected):
     entry = MATRIX[name]
     url = reverse(name, kwargs=entry.args(world) if entry.args else None)
