@@ -74,25 +74,26 @@ def budget(battle: Battle, cid: str) -> int:
 
 
 def corps_options(battle: Battle, cid: str) -> tuple[bool, list[dict]]:
+    """The corps' declarations; in the initiative phase its re-roll first.
+
+    ``resolve-round`` takes a state in either phase and plays the initiative
+    phase (R1) before reading the declarations (R2, S5.3), so the web layer
+    declares both in one go: the re-roll alone would leave the corps without
+    actions every round after the first.  Actions are priced on the current
+    pool, the one a corps that does not re-roll keeps.
+    """
     if not battle.active(cid):
         return False, []
     corps = battle.corps(cid)
     prefix = f"corps.{cid}"
+    result: list[dict] = []
+    forced = False
     if battle.state["phase"] == "initiative":
-        cap = battle.sheet_of(cid)["reroll_cap"]
-        forced = corps["initiative"] == 0
-        army = battle.army_of(cid)
-        rank = army["commander"]["strategist_rank"]
-        option = _option("rerolls[]", f"Re-roll the initiative of {cid}", "boolean", default=forced, required=forced,
-                         item=cid, advantage_change=sheets.grace_delta(rank, army["talents"]) + rank)
-        if forced:
-            _forbid(option, False, "an empty initiative pool must be re-rolled", "S5.4.1")
-        elif corps["initiative"] > cap:
-            _forbid(option, True, f"a voluntary re-roll needs a pool of {cap} or less", "S5.4.1")
-        return forced, [option]
+        forced, reroll = _reroll_option(battle, cid)
+        result.append(reroll)
     available = corps["advantage"]
     points = budget(battle, cid)
-    result = [action_options(battle, cid, points, available), _regroup_option(battle, cid, points)]
+    result += [action_options(battle, cid, points, available), _regroup_option(battle, cid, points)]
     result += allocation_options(battle, cid, available)
     counter = _option(f"{prefix}.defensive_counter", "Defensive counter against", "choice",
                       allowed=[None] + (battle.enemies(cid) if points >= 1 else []))
@@ -108,7 +109,23 @@ def corps_options(battle: Battle, cid: str) -> tuple[bool, list[dict]]:
     if corps["total_melee_with"] is not None:
         result.append(_option(f"{prefix}.melee_characteristic", "Characteristic of the total-melee damage", "choice",
                               allowed=["str", "dex"], default=None))
-    return available < 0, result
+    return forced or available < 0, result
+
+
+def _reroll_option(battle: Battle, cid: str) -> tuple[bool, dict]:
+    """S5.4.1: (forced, option) -- an empty pool must be re-rolled, a small one may be."""
+    corps = battle.corps(cid)
+    cap = battle.sheet_of(cid)["reroll_cap"]
+    forced = corps["initiative"] == 0
+    army = battle.army_of(cid)
+    rank = army["commander"]["strategist_rank"]
+    option = _option(f"rerolls[].{cid}", f"Re-roll the initiative of {cid}", "boolean", default=forced,
+                     required=forced, item=cid, advantage_change=sheets.grace_delta(rank, army["talents"]) + rank)
+    if forced:
+        _forbid(option, False, "an empty initiative pool must be re-rolled", "S5.4.1")
+    elif corps["initiative"] > cap:
+        _forbid(option, True, f"a voluntary re-roll needs a pool of {cap} or less", "S5.4.1")
+    return forced, option
 
 
 def action_options(battle: Battle, cid: str, points: int, available: int) -> dict:

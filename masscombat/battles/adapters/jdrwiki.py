@@ -20,6 +20,7 @@ from masscombat.battles.adapters import Adapter, ParticipantSpec, RosterUpdate
 from masscombat.rosters.labels import CHOICES
 
 HERO_ITEM = "[]"
+REROLL = "rerolls[]."
 
 
 def _zone_choices(campaign) -> list[tuple[str, str]]:
@@ -152,6 +153,10 @@ class JdRWiki(Adapter):
         rows = list(rows)
         plain = [(path, value) for row in rows for path, value in sorted(row.data.items()) if HERO_ITEM not in path]
         merged: dict = {}
+        rerolls = sorted(path.removeprefix(REROLL) for row in rows for path, value in row.data.items()
+                         if path.startswith(REROLL) and value is True)
+        if rerolls:
+            merged["rerolls"] = rerolls  # S5.4.1: one box per corps, ``rerolls[].<corps>``
         for path, value in plain:
             node = merged
             *parents, last = path.split(".")
@@ -160,7 +165,7 @@ class JdRWiki(Adapter):
             node[last] = value
         for row in rows:
             for path, value in sorted(row.data.items()):
-                if HERO_ITEM not in path:
+                if HERO_ITEM not in path or path.startswith(REROLL):
                     continue
                 head, tail = path.split(HERO_ITEM + ".", 1)  # "corps.a1.heroes", "ildar.heroism"
                 hero_id, field = tail.split(".", 1)

@@ -1,6 +1,7 @@
 """A JdRWiki battle on a zone map: deployment, corps actions, heroes' choices in the corps' list, the map drawn."""
 
 import json
+from types import SimpleNamespace
 
 import pytest
 from django.urls import reverse
@@ -189,3 +190,28 @@ def test_a_winner_the_rules_decided_stays(jdr_battle):
     jdrwiki = adapters.get("jdrwiki")
     state = {**jdr_battle.state, "ended": True, "winner": "a"}
     assert jdrwiki.end_input(state, "b") == ("battle-aftermath", {"state": state})
+
+
+def test_after_round_one_the_corps_still_has_actions_to_declare(jdr_battle, gm, player, other_player):
+    """Round 2 starts in the engine's initiative phase; the side's form offers the re-roll and the actions."""
+    options = selectors.options_for(jdr_battle, "side:a", "side", "a")["options"]
+    assault = next(v for o in options if o["path"] == "corps.a1.actions" for v in o["allowed"]
+                   if v["action"] == "combined_assault")
+    services.declare(player, jdr_battle.pk, "side:a", {"corps.a1.actions": [assault]}, expected_round=1)
+    services.resolve_round(gm, jdr_battle.pk, expected_round=1)
+    battle = Battle.objects.get(pk=jdr_battle.pk)
+    assert battle.state["phase"] == "initiative"
+    options = {o["path"]: o for o in selectors.options_for(battle, "side:a", "side", "a")["options"]}
+    assert "rerolls[].a1" in options
+    allowed = options["corps.a1.actions"]["allowed"]
+    assert allowed, options["corps.a1.actions"]["forbidden"]
+    services.declare(player, battle.pk, "side:a", {"corps.a1.actions": [allowed[0]]}, expected_round=2)
+    done = services.resolve_round(gm, battle.pk, expected_round=2)
+    assert done.declarations["corps"]["a1"]["actions"] == [allowed[0]]
+
+
+def test_a_ticked_re_roll_names_its_corps_in_the_engine_list():
+    rows = [SimpleNamespace(data={"rerolls[].a2": True, "rerolls[].a1": True, "corps.a1.actions": []}),
+            SimpleNamespace(data={"rerolls[].b1": False})]
+    merged = adapters.get("jdrwiki").merge_declarations(rows)
+    assert merged == {"rerolls": ["a1", "a2"], "corps": {"a1": {"actions": []}}}

@@ -136,6 +136,8 @@ def legal_declarations(state, rng):
         for cid in sorted(state["corps"]):
             answer = run("declaration-options", {"state": state, "participant": {"kind": "corps", "id": cid}})
             for option in answer["options"]:
+                if not option["path"].startswith("rerolls[]."):
+                    continue  # the corps' other declarations come after the roll
                 forbidden = [f["value"] for f in option["forbidden"]]
                 want = option["default"] if option["required"] else rng.random() < 0.5
                 if want and want not in forbidden:

@@ -54,10 +54,20 @@ def test_initiative_phase_options(jd, s1):
     s1["corps"]["n1"]["initiative"] = 0
     result, opts = _options(jd, s1, "corps", "n1")
     assert result["must_declare"] is True
-    assert opts["rerolls[]"]["required"] is True and opts["rerolls[]"]["item"] == "n1"
-    assert opts["rerolls[]"]["advantage_change"] == 0 + 2  # strategist rank 2: no grace cost, +2 gain
+    assert opts["rerolls[].n1"]["required"] is True and opts["rerolls[].n1"]["item"] == "n1"
+    assert opts["rerolls[].n1"]["advantage_change"] == 0 + 2  # strategist rank 2: no grace cost, +2 gain
     _, opts = _options(jd, s1, "corps", "s1")
-    assert opts["rerolls[]"]["forbidden"][0]["value"] is True  # pool 22 above the cap of 5
+    assert opts["rerolls[].s1"]["forbidden"][0]["value"] is True  # pool 22 above the cap of 5
+
+
+def test_the_initiative_phase_also_offers_the_actions_resolve_round_accepts(jd, s1):
+    """Every round after the first starts in the initiative phase: the corps still declares its actions."""
+    s1["phase"] = "initiative"
+    _, opts = _options(jd, s1, "corps", "s1")
+    allowed = opts["corps.s1.actions"]["allowed"]
+    attack = next(a for a in allowed if a["action"] == "massive_assault")
+    result = jd.run("resolve-round", {"state": s1, "seed": 1, "declarations": {"corps": {"s1": {"actions": [attack]}}}})
+    assert result["outcomes"]["s1/a0"]["action"] == "massive_assault"
 
 
 def test_negative_advantage_makes_the_allocation_required(jd, s1):
