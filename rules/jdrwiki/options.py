@@ -67,9 +67,16 @@ def budget(battle: Battle, cid: str) -> int:
 
     The ruthless point (S7.7.9) is kept aside whenever the army holds the
     talent, since its commander may switch the mode on in this very round.
+    In the initiative phase a corps that rolls (forced at 0, or by choice
+    with a small pool, S5.4.1) is sure only of the lowest roll,
+    ``d20 = 1`` (S5.4.2): the budget is what both pools can pay.
     """
     army = battle.army_of(cid)
-    return min(battle.sheet_of(cid)["spend_cap"], battle.corps(cid)["initiative"]) - (
+    pool = battle.corps(cid)["initiative"]
+    if battle.state["phase"] == "initiative" and pool <= battle.sheet_of(cid)["reroll_cap"]:
+        lowest_roll = max(0, 1 + battle.eff_init(cid))
+        pool = lowest_roll if pool == 0 else min(pool, lowest_roll)
+    return min(battle.sheet_of(cid)["spend_cap"], pool) - (
         1 if army["ruthless"] or "ruthless" in army["talents"] else 0)
 
 

@@ -70,6 +70,22 @@ def test_the_initiative_phase_also_offers_the_actions_resolve_round_accepts(jd, 
     assert result["outcomes"]["s1/a0"]["action"] == "massive_assault"
 
 
+def test_a_corps_that_must_re_roll_is_offered_what_its_lowest_roll_pays(jd, s1):
+    """Pool 0 in the initiative phase: the engine rolls it first, so the actions are priced on d20 = 1."""
+    s1["phase"] = "initiative"
+    s1["corps"]["n1"]["initiative"] = 0
+    _, opts = _options(jd, s1, "corps", "n1")
+    actions = opts["corps.n1.actions"]
+    assert actions["budget"] > 0
+    costly = max((a for a in actions["allowed"] if a.get("target") and a["action"] != "mining"),
+                 key=lambda a: actions["catalogue"][a["action"]]["cost"])
+    for seed in range(5):  # whatever the roll, the declaration is accepted
+        state = copy.deepcopy(s1)
+        result = jd.run("resolve-round", {"state": state, "seed": seed,
+                                          "declarations": {"corps": {"n1": {"actions": [costly]}}}})
+        assert result["outcomes"]["n1/a0"]["action"] == costly["action"]
+
+
 def test_negative_advantage_makes_the_allocation_required(jd, s1):
     s1["corps"]["n1"]["advantage"] = -3
     result, opts = _options(jd, s1, "corps", "n1")
