@@ -24,8 +24,11 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from masscombat.battles.models import Declaration
 from masscombat.maps.render import cell_key
 from masscombat.rosters.models import Army, Hero
+from rules import registry
+from rules.errors import InvalidInput
 
 
 class BattleForm(forms.Form):
@@ -95,14 +98,16 @@ class DeclarationForm(forms.Form):
     """Fields from one participant's ``declaration-options``; ``declaration()`` gives ``{path: value}``."""
 
     def __init__(self, *args, options: list[dict], adapter, initial_data: dict | None = None,
-                 state: dict | None = None, label_state: dict | None = None, **kwargs):
+                 state: dict | None = None, label_state: dict | None = None, gm_tools: bool = False, **kwargs):
         """``state`` is the battle's (map paths read it); ``label_state`` the one the reader may see,
-        which the choices' labels name things from."""
+        which the choices' labels name things from.  ``gm_tools``: the GM's form, where an option
+        no field can build (an object, a list of objects) is written as JSON (:class:`EngineJSONField`)."""
         super().__init__(*args, **kwargs)
         self.engine_options = {}
         initial_data = initial_data or {}
         for option in options:
-            field = _field(option, adapter, state, label_state)
+            field = _json_field(option, adapter) if gm_tools and _is_json(option) else _field(
+                option, adapter, state, label_state)
             if field is None:
                 continue
             path = option["path"]
@@ -119,7 +124,7 @@ class DeclarationForm(forms.Form):
         out = {}
         for path, value in self.cleaned_data.items():
             option = self.engine_options[path]
-            if value is None or value == "":
+            if value is None or value == "" or (_is_json(option) and value in ([], {})):
                 continue
             # An unticked box says nothing unless it changes something: a box is all a person can
             # leave as it was, and the engine refuses a flag it forbids even when it is false.
@@ -129,8 +134,79 @@ class DeclarationForm(forms.Form):
         return out
 
 
+    def json_paths(self) -> list[str]:
+        """The fields written as JSON that hold a value: the ones :func:`engine_check` tries."""
+        return [path for path in self.fields if isinstance(self.fields[path], EngineJSONField)
+                and path in self.cleaned_data and self.cleaned_data[path] not in (None, [], {})]
+
+    def engine_check(self, battle, adapter, key: str, seed: int) -> None:
+        """Put the engine's refusal of a JSON field's value on that field, before anything is stored.
+
+        The round is resolved in memory (nothing saved) from the round's declarations, merged as the
+        round's resolution merges them, with this form's in place of ``key``'s, on the round's seed.
+        A refusal at a path inside one of these fields is this form's to fix; one elsewhere (another
+        participant's declaration) is not, and does not block saving this one.
+        """
+        paths = self.json_paths()
+        if not paths:
+            return
+        number = battle.current_round
+        rows = [row for row in battle.declarations.filter(round=number).order_by("participant") if row.participant != key]
+        rows.append(Declaration(battle=battle, round=number, participant=key, data=self.declaration()))
+        declared = adapter.merge_declarations(sorted(rows, key=lambda row: row.participant))
+        try:
+            registry.run(battle.ruleset, "resolve-round", {"state": battle.state, "declarations": declared}, seed=seed)
+        except InvalidInput as exc:
+            for path in paths:
+                if any(_inside(where.removeprefix("declarations."), path) for where in exc.fields):
+                    self.add_error(path, exc.error)
+
+
+def _inside(where: str, path: str) -> bool:
+    """``gm.adjustments[0].hp`` is inside ``gm.adjustments``; ``gm.adjustments_x`` is not."""
+    return where == path or (where.startswith(path) and where[len(path)] in "[.")
+
+
+def _is_json(option: dict) -> bool:
+    """An option only JSON can write: an object with no values to choose among, or one the adapter marks
+    (``json``: a list of objects, which ``declaration-options`` does not tell from a list of names)."""
+    return bool(option.get("json")) or (option.get("type") == "object" and not option.get("allowed"))
+
+
+class EngineJSONField(forms.JSONField):
+    """A GM's value written as JSON, of the option's kind (a list or an object); the engine checks the rest."""
+
+    def __init__(self, *, kind: str, **kwargs):
+        super().__init__(**kwargs)
+        self.kind = kind
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        expected = dict if self.kind == "object" else list
+        if value is not None and not isinstance(value, expected):
+            raise forms.ValidationError(_("Write a JSON object, between { and }.") if expected is dict
+                                        else _("Write a JSON list, between [ and ]."), code="invalid")
+        return value
+
+    def prepare_value(self, value):
+        """Nothing given shows an empty box, not ``null`` or ``[]``."""
+        return "" if value in (None, [], {}) else super().prepare_value(value)
+
+
+def _json_field(option: dict, adapter) -> EngineJSONField:
+    example = option.get("example")
+    help_text = (_("Written as JSON, for example: %(example)s") % {"example": json.dumps(example, ensure_ascii=False)}
+                 if example is not None else _("Written as JSON, as the rules name its fields."))
+    return EngineJSONField(
+        kind=option.get("type"), label=adapter.option_label(option), required=False, help_text=help_text,
+        error_messages={"invalid": _("This is not valid JSON: check the brackets, commas and double quotes.")},
+        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false", "class": "json-entry"}))
+
+
 def _initial(option: dict, value):
     """A stored value as the form shows it: choices are JSON-encoded, one by one for lists."""
+    if _is_json(option):
+        return value
     if _map_pick(option):
         return json.dumps(value) if value else ""
     if option["type"] == "list":

@@ -44,9 +44,22 @@ def label_state(viewer) -> dict | None:
     labels use it."""
     if not viewer.adapter.labels_use_state:
         return None
+    return _seen_state(viewer)
+
+
+def _seen_state(viewer) -> dict | None:
+    """The state this viewer may see, asked of the engine once per viewer."""
     if "label_state" not in vars(viewer):
         viewer.label_state = selectors.visible_state(viewer)
     return viewer.label_state
+
+
+def report_state(viewer) -> dict | None:
+    """The state a round report names things from: :func:`label_state`, or the seen state for a ruleset
+    whose reports only name from it (``reports_use_state``)."""
+    if getattr(viewer.adapter, "reports_use_state", False):
+        return _seen_state(viewer)
+    return label_state(viewer)
 
 
 def _shown(viewer, adapter, declaration, options: dict) -> list:
@@ -116,7 +129,7 @@ def declaration_forms(viewer, declared: dict, posted=None, posted_key: str | Non
             options=answer["options"], adapter=viewer.adapter,
             initial_data=existing.data if existing else None, state=battle.state,
             label_state=label_state(viewer), prefix=None,
-            auto_id=field_ids(key),
+            auto_id=field_ids(key), gm_tools=viewer.is_gm,
         )
         if key == posted_key and posted is not None:
             entry["form"].is_valid()
@@ -219,6 +232,7 @@ def reports(viewer, rounds: list) -> list[dict]:
     """Each resolved round: its engine events and its log, rendered in the reader's language."""
     battle = viewer.battle
     show_log = viewer.is_gm or viewer.adapter.round_log_public
+    names = report_state(viewer) if rounds else None  # no engine call for a battle not resolved yet
     out = []
     for resolved in reversed(rounds):
         events, log, dice = viewer.adapter.report(
@@ -226,6 +240,7 @@ def reports(viewer, rounds: list) -> list[dict]:
             resolved.state_before)
         out.append({
             "round": resolved,
+            "names": names,
             "events": events,
             "log": selectors.rendered_log(battle, log) if show_log else [],
             "dice": dice if show_log else {},

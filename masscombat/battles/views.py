@@ -140,7 +140,7 @@ def declare(request, pk: int):
     error = None
     if entry is None:
         error = _("There is nothing to declare for this participant now.")
-    elif entry["form"].is_valid():
+    elif entry["form"].is_valid() and _engine_accepts(entry["form"], viewer, key):
         try:
             services.declare(request.user, pk, key, entry["form"].declaration(),
                              expected_round=int(request.POST.get("round", 0)))
@@ -164,6 +164,13 @@ def declare(request, pk: int):
     return render(request, "battles/room.html", {
         **context, **_status_context(viewer), **_reports_context(viewer, state), "map": pages.battle_map(viewer, state),
     }, status=400)
+
+
+def _engine_accepts(form, viewer, key: str) -> bool:
+    """The GM's JSON fields, tried by the engine on this round before anything is stored."""
+    battle = viewer.battle
+    form.engine_check(battle, viewer.adapter, key, services.round_seed(battle, battle.current_round))
+    return form.is_valid()
 
 
 @login_required

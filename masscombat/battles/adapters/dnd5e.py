@@ -35,8 +35,12 @@ EDGES = (("north", gettext_lazy("North edge")), ("south", gettext_lazy("South ed
 # Depth of a deployment band in squares: the front line is filled first, then the lines behind it;
 # a band too narrow for its army grows towards the middle of the map.
 BAND_DEPTH = 3
-# Options the generic declaration form cannot build: left to the GM's tools.
-UNBUILT = ("solo_fallbacks", "adjustments")
+# Options the generic declaration form cannot build: written as JSON in the GM's forms (an example
+# each, from S9.13.2's field names), left out of a player's.
+UNBUILT = {
+    "solo_fallbacks": {"<solo id>": {"reattach_to": "<stand id>"}},
+    "adjustments": [{"type": "set_hp", "id": "<stand id>", "hp": 4}, {"type": "remove", "id": "<solo id>"}],
+}
 # Fields of a stand's or a solo's orders and the actions that use them (S9.13.2).
 ACTION_FIELDS = {"spell": ("cast_spell",), "attacks": ("attack",), "support": ("attack",), "hide": ("hide",),
                  "join": ("join",)}
@@ -450,9 +454,9 @@ class DnD5e(Adapter):
     def form_options(self, options: list[dict], state: dict, side: str | None) -> list[dict]:
         """The options a declaration form offers ``side`` (None: the GM).
 
-        Left out: a null choice the form's own empty one repeats; what the generic form
-        cannot build (the solos' fallbacks and the GM's adjustments are objects with several
-        fields; an area spell's origin becomes the squares any of the caster's area spells
+        Left out: a null choice the form's own empty one repeats; for a side, what the generic
+        form cannot build (the solos' fallbacks, objects with several fields: the GM writes
+        them, and the GM's adjustments, as JSON, ``UNBUILT``); an area spell's origin becomes the squares any of the caster's area spells
         may start from); a stand's own action when its unit cannot cast a spell now (it is
         used only then); and, for a side, every enemy hidden from it (S11.3):
         ``declaration-options`` answers for the whole state, so an attack list would name a
@@ -460,10 +464,10 @@ class DnD5e(Adapter):
         """
         casting = {o["path"].rsplit(".", 1)[0] for o in options
                    if o["path"].endswith(".action") and "cast_spell" in (o.get("allowed") or [])}
-        options = [_without_null_choice(_origin_squares(o)) for o in options
-                   if o["path"].rsplit(".", 1)[-1] not in UNBUILT and not _idle_own_action(o, casting)]
+        options = [_without_null_choice(_origin_squares(o)) for o in options if not _idle_own_action(o, casting)]
         if side is None:
-            return options
+            return [_as_json(o) for o in options]
+        options = [o for o in options if o["path"].rsplit(".", 1)[-1] not in UNBUILT]
         hidden = _hidden_from(state, side)
         if not hidden:
             return options
@@ -500,6 +504,9 @@ class DnD5e(Adapter):
         label = _("Own action while the unit casts") if parts[-1] == "action" else super().option_label(option)
         return _("Stand %(n)s — %(what)s") % {"n": int(stand.group(1)) + 1, "what": label}
 
+    # Reports name units, solos and stands from the state the reader may see (forms keep their own labels).
+    reports_use_state = True
+
     def value_label(self, value, state=None) -> str:
         if value is None:
             return _("None")
@@ -514,6 +521,9 @@ class DnD5e(Adapter):
                 return self.path_label(value)
             return ", ".join(self.value_label(item) for item in value)
         if isinstance(value, str) and value not in self.value_labels:
+            named = _named(state, value)
+            if named:
+                return named
             found = ENGINE_ID.match(value)
             if found:
                 words = found["name"].replace("_", " ").strip().capitalize()
@@ -642,12 +652,35 @@ def _drop_unused(orders: dict, action: str) -> None:
             orders.pop(field, None)
 
 
+def _named(state: dict | None, value: str) -> str | None:
+    """A unit, solo or stand id by its name in ``state`` (the one the reader may see: a hidden stand is
+    not in it, so it is never named); a stand is its unit's name and its number."""
+    if not state:
+        return None
+    for key in ("units", "solos"):
+        found = (state.get(key) or {}).get(value)
+        if found and found.get("name") and found.get("stands", True):  # a side's view empties a hidden unit's stands
+            return found["name"]
+    stand = (state.get("stands") or {}).get(value)
+    unit = (state.get("units") or {}).get(stand["unit"], {}) if stand else {}
+    if not unit.get("name"):
+        return None
+    number = ENGINE_ID.match(value)
+    return f"{unit['name']} {number['n']}" if number and number["n"] else unit["name"]
+
+
 def _hidden_from(state: dict, side: str | None) -> set[str]:
     """Ids of the stands and solos of the other side that are hidden (S5.8.5)."""
     units = state.get("units", {})
     hidden = {sid for sid, stand in state.get("stands", {}).items()
               if stand.get("hidden") and units.get(stand.get("unit"), {}).get("side") != side}
     return hidden | {hid for hid, solo in state.get("solos", {}).items() if solo.get("hidden") and solo.get("side") != side}
+
+
+def _as_json(option: dict) -> dict:
+    """A GM's option the generic form cannot build, marked to be written as JSON, with its example."""
+    example = UNBUILT.get(option["path"].rsplit(".", 1)[-1])
+    return option if example is None else {**option, "json": True, "example": example}
 
 
 def _without_null_choice(option: dict) -> dict:

@@ -154,17 +154,22 @@ def as_yes_no(option: dict, *, required: bool) -> dict:
             "default": option.get("default") if required else None}
 
 
+ADJUSTMENT_EXAMPLE = [{"hero_id": "<hero id>", "flesh_wounds": 0, "dramatic_wounds": 1, "status": "active",
+                       "clear_effects": True}]
+
+
 def gm_options(options: list[dict], names: dict[str, str]) -> list[dict]:
     """The GM's overrides: each pending hero's offer as a type to pick and its GM fields; no player field.
 
-    ``adjustments`` is left out: the engine wants objects (wounds, status) that a list of names
-    cannot give.  ``names`` names the hero or side each field is about.
+    ``adjustments`` is written as JSON (objects of wounds and status, which a list of names cannot
+    give), with an example from S7.9's fields.  ``names`` names the hero or side each field is about.
     """
     out = []
     for option in options:
         parts = option["path"].split(".")
         subject = names.get(".".join(parts[:2])) if len(parts) > 2 else None
         if option["path"] == "adjustments":
+            out.append({**option, "json": True, "example": ADJUSTMENT_EXAMPLE})
             continue
         if len(parts) == 3 and parts[0] == "heroes" and parts[2] == OFFER:
             types = list(dict.fromkeys(answer["type"] for answer in option.get("allowed") or []))
