@@ -181,6 +181,8 @@ class JdRWiki(Adapter):
         return merged
 
     def option_label(self, option: dict) -> str:
+        if option["path"].startswith(REROLL):
+            return _("Re-roll the initiative of %(corps)s") % {"corps": option["path"].removeprefix(REROLL)}
         if HERO_ITEM in option["path"]:
             field = option["path"].rsplit(".", 1)[-1]
             label = self.option_labels.get(field)

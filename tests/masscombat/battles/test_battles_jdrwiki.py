@@ -215,3 +215,11 @@ def test_a_ticked_re_roll_names_its_corps_in_the_engine_list():
             SimpleNamespace(data={"rerolls[].b1": False})]
     merged = adapters.get("jdrwiki").merge_declarations(rows)
     assert merged == {"rerolls": ["a1", "a2"], "corps": {"a1": {"actions": []}}}
+
+
+def test_the_re_roll_box_speaks_french():
+    from django.utils import translation
+
+    with translation.override("fr"):
+        label = adapters.get("jdrwiki").option_label({"path": "rerolls[].a1", "label": "Re-roll the initiative of a1"})
+    assert label == "Relancer l’initiative de a1"
