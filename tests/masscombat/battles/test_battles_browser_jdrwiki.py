@@ -57,7 +57,7 @@ def test_a_whole_jdrwiki_battle_on_a_map(browser, daphne_server, screenshot):
     screenshot(gm, "battle-jdrwiki-en-desktop-1-round")
     screenshot(bastien, "battle-jdrwiki-en-phone-1-round")
 
-    # Round 2 (her form offers her corps no action now): Aline declares, then her phone loses the
+    # Round 2: Aline declares, then her phone loses the
     # network; the GM resolves without her.
     declare(aline, bastien, 2)
     resolve_while_offline(gm, aline, bastien, 2)
