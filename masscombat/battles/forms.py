@@ -200,7 +200,7 @@ def _json_field(option: dict, adapter) -> EngineJSONField:
     return EngineJSONField(
         kind=option.get("type"), label=adapter.option_label(option), required=False, help_text=help_text,
         error_messages={"invalid": _("This is not valid JSON: check the brackets, commas and double quotes.")},
-        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false", "class": "json-entry"}))
+        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}))
 
 
 def _initial(option: dict, value):
