@@ -31,9 +31,10 @@ def participant_name(viewer, kind, ref):
 
 
 @register.simple_tag
-def value_label(battle, value):
-    """An engine value (status, engagement...) in the reader's language."""
-    return adapters.get(battle.ruleset).value_label(value)
+def value_label(battle, value, state=None):
+    """An engine value (status, engagement...) in the reader's language; ``state`` is the one the reader
+    may see (``pages.label_state``), from which a ruleset names units and characters instead of ids."""
+    return adapters.get(battle.ruleset).value_label(value, state)
 
 
 @register.simple_tag
@@ -49,10 +50,11 @@ def get_item(mapping, key):
 
 
 @register.simple_tag
-def event_line(battle, event):
-    """An engine event in a line: its type in the reader's language, then its simple fields."""
+def event_line(battle, event, state=None):
+    """An engine event in a line: its type in the reader's language, then its simple fields (ids named
+    from ``state``, the one the reader may see, so a hidden enemy keeps its id)."""
     adapter = adapters.get(battle.ruleset)
-    details = [f"{key} {adapter.value_label(value)}" for key, value in event.items()
+    details = [f"{key} {adapter.value_label(value, state)}" for key, value in event.items()
                if key not in ("type", "visible_to", "seq") and isinstance(value, (str, int, float)) and not isinstance(value, bool)]
     return " · ".join([adapter.value_label(event.get("type", "")), *details])
 
