@@ -42,6 +42,13 @@ ACTION_ORDER = ("hold", "advance", "move", "climb", "land", "character", "god", 
 ID_TAIL = re.compile(r"\.(paths|facings|hexes|stars)\.[A-Za-z0-9_-]+$")
 LABELLED_ID = re.compile(r"^Path of ([A-Za-z0-9_-]+)")
 FATE_STATUS = {"dead": "dead", "captured": "captured", "fit": "active"}
+# The GM's declarations (S9.13, S11.4): lists of objects the engine's declaration-options does not offer
+# (it knows no GM participant), written as JSON in the GM's own form, an example each from the spec's fields.
+GM_OPTIONS = {
+    "arrivals": [{"unit_id": "<unit id>", "hex": {"col": 3, "row": 0}, "facing": 3}],
+    "departures": [{"unit_id": "<unit id>", "reason": "other"}],
+    "modifiers": [{"combat_id": "<melee id>", "combatant_id": "<unit id>", "value": 1, "label": "<why>"}],
+}
 
 
 def prefixed(side: str, identifier) -> str | None:
@@ -118,6 +125,9 @@ class Heros(Adapter):
         "immediate_rallies": gettext_lazy("Immediate rallies"),
         "adventurers_follow": gettext_lazy("Adventurers follow"),
         "escapes": gettext_lazy("Escapes"),
+        "arrivals": gettext_lazy("Arrivals (reinforcements, gods, spirits)"),
+        "departures": gettext_lazy("Departures"),
+        "modifiers": gettext_lazy("Game master's modifiers (M15)"),
     }
     value_labels = {
         "hold": gettext_lazy("Hold back"),
@@ -328,7 +338,7 @@ class Heros(Adapter):
         units = {u["id"]: u for u in state.get("units", [])}
         acts: dict[str, dict] = {kind: {} for kind in ACTION_ORDER}  # kind -> unit/character id -> fields
         shots: dict[str, list] = {}
-        sides: dict[str, dict] = {"active": {}, "passive": {}}
+        sides: dict[str, dict] = {"active": {}, "passive": {}, "gm": {}}
         extra_pa = False
         for row in sorted(rows, key=lambda r: r.participant):
             ref = row.participant.split(":", 1)[-1]
@@ -338,7 +348,10 @@ class Heros(Adapter):
                     continue
                 out = sides[key]
                 last = rest.rsplit(".", 1)[-1]
-                if rest.startswith("actions[kind=move].paths."):
+                if key == "gm":
+                    if rest in GM_OPTIONS and isinstance(value, list):
+                        out.setdefault(rest, []).extend(value)
+                elif rest.startswith("actions[kind=move].paths."):
                     acts["move"].setdefault(last, {})["path"] = _path(value)
                 elif rest.startswith("actions[kind=move].facings."):
                     if units.get(last, {}).get("facing") != value:
@@ -386,6 +399,17 @@ class Heros(Adapter):
             sides["active"]["shootings"] = [{"id": f"s{n}", "shooters": shooters, "target_id": target}
                                             for n, (target, shooters) in enumerate(shots.items(), start=1)]
         return {key: value for key, value in sides.items() if value}
+
+    def declaration_form(self, viewer, key: str, kind: str, ref: str, answer: dict, declared: dict,
+                         posted=None) -> tuple[dict, str]:
+        """The GM's own form offers the GM's declarations (S9.13, S11.4) as JSON boxes; nobody else gets them."""
+        if kind != "gm":
+            return answer, ""
+        if not viewer.is_gm:
+            return {**answer, "options": []}, ""
+        options = [{"path": f"gm.{name}", "label": name, "type": "list", "required": False, "default": [],
+                    "json": True, "example": example} for name, example in GM_OPTIONS.items()]
+        return {**answer, "options": [*answer.get("options", []), *options]}, ""
 
     # -- labels -----------------------------------------------------------------
 

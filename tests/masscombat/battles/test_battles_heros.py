@@ -612,3 +612,85 @@ def test_the_c_in_c_extra_point_pays_for_the_first_move(battle, gm, player):
     done = services.resolve_round(gm, battle.pk, expected_round=1)
     assert [a.get("use_cinc_extra_pa", False) for a in done.declarations["active"]["actions"]] == [True, False]
     assert [e["unit_id"] for e in done.events if e["type"] == "unit_moved"] == ["a-lanciers", "a-chevaliers"]
+
+
+# -- the GM's own declarations (S9.13, S11.4) ------------------------------------------
+
+
+def gm_post(client, battle, values: dict):
+    """The GM's own form as the room posts it: each JSON box's text under its option path."""
+    data = {"participant": selectors.GM_KEY, "round": battle.current_round,
+            **{path: json.dumps(value) for path, value in values.items()}}
+    return client.post(reverse("battles:declare", args=[battle.pk]), data)
+
+
+def test_a_gm_modifier_written_in_the_rooms_json_box_reaches_the_melee(battle, gm, player, other_player, client_for):
+    pin(battle)
+    lanciers = furthest(battle, "unit:a-lanciers", "a-lanciers", 7)
+    services.declare(player, battle.pk, "unit:a-lanciers", {
+        "active.actions[kind=move].paths.a-lanciers": lanciers}, expected_round=1)
+    services.resolve_round(gm, battle.pk, expected_round=1)
+    battle.refresh_from_db()
+    below = {"col": 7, "row": lanciers[-1]["row"] + 1}
+    services.declare(other_player, battle.pk, "unit:b-guerriers", {
+        "active.actions[kind=move].paths.b-guerriers": path_to(battle, "unit:b-guerriers", "b-guerriers", **below)},
+        expected_round=2)
+    services.resolve_round(gm, battle.pk, expected_round=2)
+    battle.refresh_from_db()
+    services.declare(player, battle.pk, "unit:a-lanciers", {"active.melees[].defender_id": "b-guerriers"},
+                     expected_round=3)
+    without = HEROS.merge_declarations(battle.declarations.filter(round=3))
+    blessing = {"combat_id": "m-a-lanciers", "combatant_id": "a-lanciers", "value": 3, "label": "Bénédiction"}
+    response = gm_post(client_for(gm), battle, {"gm.modifiers": [blessing]})
+    assert response.status_code == 302
+    assert battle.declarations.get(round=3, participant=selectors.GM_KEY).data == {"gm.modifiers": [blessing]}
+    merged = HEROS.merge_declarations(battle.declarations.filter(round=3))
+    assert merged == {**without, "gm": {"modifiers": [blessing]}}
+    before = copy.deepcopy(battle.state)
+    done = services.resolve_round(gm, battle.pk, expected_round=3)
+    plain_round = registry.run("heros", "resolve-round", {"state": before, "declarations": without},
+                               seed=services.round_seed(battle, 3))
+    fought = next(e for e in done.events if e["type"] == "combat_resolved")
+    unblessed = next(e for e in plain_round["events"] if e["type"] == "combat_resolved")
+    assert fought["attacker"]["total"] == unblessed["attacker"]["total"] + 3  # same dice, +3 (M15)
+    assert fought["defender"]["total"] == unblessed["defender"]["total"]
+
+
+def test_a_gm_arrival_the_engine_refuses_is_shown_on_its_box_and_nothing_is_stored(battle, gm, client_for):
+    pin(battle)
+    wrong = [{"unit_id": "a-lanciers", "hex": {"col": 0, "row": 0}, "facing": 3}]  # active, not in reserve
+    response = gm_post(client_for(gm), battle, {"gm.arrivals": wrong})
+    assert response.status_code == 400
+    form = next(e["form"] for e in response.context["forms"] if e["key"] == selectors.GM_KEY)
+    assert form.errors["gm.arrivals"] and "reserve" in " ".join(form.errors["gm.arrivals"])
+    assert not battle.declarations.exists()
+    response = gm_post(client_for(gm), battle, {"gm.departures": [{"unit_id": "b-loups", "reason": "other"}]})
+    assert response.status_code == 302
+    done = services.resolve_round(gm, battle.pk, expected_round=1)
+    assert any(e["type"] == "unit_departed" for e in done.events)
+    assert unit(Battle.objects.get(pk=battle.pk).state, "b-loups")["status"] == "departed"
+
+
+def test_only_the_gm_gets_the_json_boxes_with_their_examples(battle, gm, player, client_for):
+    master = selectors.viewer(gm, Action.BATTLE_VIEW, battle.pk)
+    entry = next(iter(pages.declaration_forms(master, {}, only=selectors.GM_KEY)))
+    assert list(entry["form"].fields) == ["gm.arrivals", "gm.departures", "gm.modifiers"]
+    assert '"unit_id"' in str(entry["form"].fields["gm.arrivals"].help_text)
+    assert '"combatant_id"' in str(entry["form"].fields["gm.modifiers"].help_text)
+    mine = selectors.viewer(player, Action.BATTLE_VIEW, battle.pk)
+    forms = pages.declaration_forms(mine, {})
+    assert forms and selectors.GM_KEY not in [e["key"] for e in forms]
+    assert not any(path.startswith("gm.") for e in forms for path in (e["form"].fields if e["form"] else []))
+    assert 'name="gm.' not in client_for(player).get(battle.get_absolute_url()).content.decode()
+    answer, _note = HEROS.declaration_form(mine, selectors.GM_KEY, "gm", "", {"options": []}, {})
+    assert answer["options"] == []
+    with pytest.raises(ValidationError):
+        services.declare(player, battle.pk, selectors.GM_KEY, {"gm.departures": [{"unit_id": "b-loups"}]},
+                         expected_round=1)
+
+
+def test_a_closed_battle_says_so_in_french(battle, gm, player, client_for):
+    services.end_battle(gm, battle.pk, winner=None)
+    services.confirm_aftermath(gm, battle.pk)
+    page = client_for(player).get(battle.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "clôturée" in page and ">close<" not in page
