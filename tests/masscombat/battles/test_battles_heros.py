@@ -183,7 +183,9 @@ def test_two_bounds_alternate_and_undo_restores_exactly(battle, gm, player, othe
     assert battle.state == after_one and battle.round == 1
 
 
-def test_a_melee_against_an_adjacent_enemy_is_declared_and_fought(battle, gm, player, other_player, client_for):
+def face_to_face(battle, gm, player, other_player) -> None:
+    """Two bounds (pinned dice): a's lancers run to column 7, b's warriors stop just below them;
+    the battle is left refreshed at bound 3, the two units adjacent."""
     pin(battle)
     lanciers = furthest(battle, "unit:a-lanciers", "a-lanciers", 7)
     services.declare(player, battle.pk, "unit:a-lanciers", {
@@ -196,6 +198,10 @@ def test_a_melee_against_an_adjacent_enemy_is_declared_and_fought(battle, gm, pl
         expected_round=2)
     services.resolve_round(gm, battle.pk, expected_round=2)
     battle.refresh_from_db()
+
+
+def test_a_melee_against_an_adjacent_enemy_is_declared_and_fought(battle, gm, player, other_player, client_for):
+    face_to_face(battle, gm, player, other_player)
     melee = options(battle, "unit:a-lanciers")["active.melees[].defender_id"]
     assert melee["allowed"] == ["b-guerriers"]
     services.declare(player, battle.pk, "unit:a-lanciers", {"active.melees[].defender_id": "b-guerriers"},
@@ -625,18 +631,7 @@ def gm_post(client, battle, values: dict):
 
 
 def test_a_gm_modifier_written_in_the_rooms_json_box_reaches_the_melee(battle, gm, player, other_player, client_for):
-    pin(battle)
-    lanciers = furthest(battle, "unit:a-lanciers", "a-lanciers", 7)
-    services.declare(player, battle.pk, "unit:a-lanciers", {
-        "active.actions[kind=move].paths.a-lanciers": lanciers}, expected_round=1)
-    services.resolve_round(gm, battle.pk, expected_round=1)
-    battle.refresh_from_db()
-    below = {"col": 7, "row": lanciers[-1]["row"] + 1}
-    services.declare(other_player, battle.pk, "unit:b-guerriers", {
-        "active.actions[kind=move].paths.b-guerriers": path_to(battle, "unit:b-guerriers", "b-guerriers", **below)},
-        expected_round=2)
-    services.resolve_round(gm, battle.pk, expected_round=2)
-    battle.refresh_from_db()
+    face_to_face(battle, gm, player, other_player)
     services.declare(player, battle.pk, "unit:a-lanciers", {"active.melees[].defender_id": "b-guerriers"},
                      expected_round=3)
     without = HEROS.merge_declarations(battle.declarations.filter(round=3))
