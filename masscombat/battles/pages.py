@@ -42,24 +42,14 @@ def label_state(viewer) -> dict | None:
     """The state labels may name things from: the one this viewer may see (so a hidden enemy's id is
     never turned into its name), asked of the engine once per viewer and only for a ruleset whose
     labels use it."""
-    if not viewer.adapter.labels_use_state:
-        return None
-    return _seen_state(viewer)
-
-
-def _seen_state(viewer) -> dict | None:
-    """The state this viewer may see, asked of the engine once per viewer."""
-    if "label_state" not in vars(viewer):
-        viewer.label_state = selectors.visible_state(viewer)
-    return viewer.label_state
+    return selectors.visible_state(viewer) if viewer.adapter.labels_use_state else None
 
 
 def report_state(viewer) -> dict | None:
     """The state a round report names things from: :func:`label_state`, or the seen state for a ruleset
     whose reports only name from it (``reports_use_state``)."""
-    if getattr(viewer.adapter, "reports_use_state", False):
-        return _seen_state(viewer)
-    return label_state(viewer)
+    adapter = viewer.adapter
+    return selectors.visible_state(viewer) if adapter.reports_use_state or adapter.labels_use_state else None
 
 
 def _shown(viewer, adapter, declaration, options: dict) -> list:

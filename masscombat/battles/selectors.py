@@ -160,13 +160,18 @@ def missing(battle: Battle, participants: list[BattleParticipant], declared: dic
 
 
 def visible_state(viewer: Viewer) -> dict | None:
-    """The state this viewer may know: all of it for the GM, the engine's filter for a side."""
-    battle = viewer.battle
-    if viewer.is_gm:
-        return battle.state
-    if viewer.side is None:
-        return None
-    return registry.run(battle.ruleset, "visible-state", {"state": battle.state, "side": viewer.side})["state"]
+    """The state this viewer may know: all of it for the GM, the engine's filter for a side.
+
+    Asked of the engine once per viewer: the map, the reports and the labels of one request share it.
+    """
+    if "seen_state" not in vars(viewer):
+        battle = viewer.battle
+        if viewer.is_gm or viewer.side is None:
+            viewer.seen_state = battle.state if viewer.is_gm else None
+        else:
+            viewer.seen_state = registry.run(battle.ruleset, "visible-state",
+                                             {"state": battle.state, "side": viewer.side})["state"]
+    return viewer.seen_state
 
 
 # Steps that only say "not given, default used" for each omitted field: true, but they bury the story.

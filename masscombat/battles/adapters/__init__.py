@@ -62,6 +62,8 @@ class Adapter:
     # Whether :meth:`value_label` names things from the battle's state (the web layer then
     # asks the engine for the state the reader may see; others are spared that call).
     labels_use_state: bool = False
+    # Whether the round reports name things from that state (true whenever the labels do).
+    reports_use_state: bool = False
     # Whether the GM may move pieces on the map before round 1 (see :meth:`placement`).
     places: bool = False
 
