@@ -85,6 +85,10 @@ AVERAGE = Die("average die", (2, 3, 3, 4, 4, 5))
 BY_SIDES = {4: D4, 6: D6, 8: D8, 10: D10, 12: D12, 20: D20}
 
 
+MAX_GIVEN_ROLLS = 20_000
+"""More named rolls than any battle at the engines' size caps makes: a bound on untrusted input."""
+
+
 class Dice:
     """The rolls of one operation call.
 
@@ -103,6 +107,8 @@ class Dice:
     def __init__(self, given: Mapping[str, Any] | None = None, seed: int | None = None):
         if given is not None and not isinstance(given, Mapping):
             raise InvalidInput.field("dice", "must be an object of named rolls")
+        if given is not None and len(given) > MAX_GIVEN_ROLLS:
+            raise InvalidInput.field("dice", f"at most {MAX_GIVEN_ROLLS} named rolls")
         self._given = dict(given or {})
         self._rng = random.Random(secrets.randbits(64) if seed is None else seed)
         self.used: dict[str, Any] = {}

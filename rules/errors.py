@@ -16,15 +16,32 @@ class InvalidInput(Exception):
     {'units[1].rate': 'must be at least 0'}
     """
 
-    def __init__(self, error: str, fields: dict[str, str] | None = None):
+    def __init__(self, error: str, fields: dict[str, str] | None = None,
+                 messages: dict[str, dict] | None = None):
         super().__init__(error)
         self.error = error
         self.fields = dict(fields or {})
+        # The fields' sentences as message keys (``{path: {"key", "params"}}``), where the engine says
+        # them so: ``check-declaration`` hands them on, and people read them in their language.
+        self.messages = dict(messages or {})
 
     @classmethod
     def field(cls, path: str, problem: str, error: str | None = None) -> "InvalidInput":
         """A single bad field; the sentence defaults to naming the field."""
         return cls(error or f"Invalid value for {path}: {problem}.", {path: problem})
+
+    @classmethod
+    def keyed(cls, path: str, key: str, template: str, **params) -> "InvalidInput":
+        """A single bad field said by the message ``key``, whose English ``template`` the sentence fills.
+
+        >>> err = InvalidInput.keyed("armies.a.ruthless", "refusal.talent", "needs the army talent {talent}",
+        ...                          talent="ruthless")
+        >>> err.fields["armies.a.ruthless"], err.messages["armies.a.ruthless"]["key"]
+        ('needs the army talent ruthless', 'refusal.talent')
+        """
+        refusal = cls.field(path, template.format(**params))
+        refusal.messages[path] = {"key": key, "params": params}
+        return refusal
 
     def as_dict(self) -> dict:
         return {"error": self.error, "fields": self.fields}

@@ -10,6 +10,14 @@ so the English wording and the parameters can never disagree.
 from typing import Any
 
 
+class Listed(list):
+    """A list parameter (ids, most often) whose English text reads ``a1, b1`` where a list would read
+    ``['a1', 'b1']``; it stays a list in ``params``, so the web renders each item by its name."""
+
+    def __format__(self, spec: str) -> str:
+        return format(", ".join(map(str, self)), spec)
+
+
 class Log:
     """An append-only list of explanation steps.
 

@@ -30,7 +30,7 @@ from typing import Any
 from pydantic import BaseModel
 
 import rules
-from rules.dice import Dice, is_int
+from rules.dice import MAX_GIVEN_ROLLS, Dice, is_int
 from rules.errors import InvalidInput, UnknownOperation
 from rules.explain import Log
 from rules.validate import check_depth, parse
@@ -68,6 +68,7 @@ class Operation:
             properties["dice"] = {
                 "type": "object",
                 "description": "Named rolls to use instead of drawing them (see the spec's dice names).",
+                "maxProperties": MAX_GIVEN_ROLLS,
             }
         return schema
 
@@ -104,10 +105,14 @@ class Ruleset:
 
         return register
 
-    def run(self, op_name: str, payload: Any, seed: int | None = None) -> dict:
+    def run(self, op_name: str, payload: Any, seed: int | None = None, *, nested_checked: bool = False) -> dict:
         """Run one operation on a decoded JSON payload.
 
         ``seed``, when given (the CLI's ``--seed``), overrides the payload's.
+        ``nested_checked``: the caller built the payload from this engine's own
+        outputs or from input already checked (the simulator, hundreds of
+        calls a battle), so the nesting check, a walk of every value that
+        only guards input from outside, is skipped; nothing else changes.
         Raises :class:`InvalidInput` for anything the contract calls invalid,
         :class:`UnknownOperation` for a name this ruleset lacks.
         """
@@ -116,7 +121,8 @@ class Ruleset:
             raise UnknownOperation(f"{self.slug} has no operation {op_name!r}")
         if not isinstance(payload, dict):
             raise InvalidInput("The input must be a JSON object.", {"": "must be an object"})
-        check_depth(payload)
+        if not nested_checked:
+            check_depth(payload)
         body = dict(payload)
         body_seed = body.pop("seed", None)
         given_dice = body.pop("dice", None)

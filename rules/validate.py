@@ -18,20 +18,35 @@ from rules.errors import InvalidInput
 
 MAX_DEPTH = 64
 
-_MESSAGES = {
-    "missing": "this field is required",
-    "extra_forbidden": "unknown field",
-    "int_type": "must be an integer",
-    "int_from_float": "must be an integer",
-    "bool_type": "must be true or false",
-    "string_type": "must be a string",
-    "float_type": "must be a number",
-    "finite_number": "must be a finite number",
-    "list_type": "must be a list",
-    "dict_type": "must be an object",
-    "model_type": "must be an object",
-    "model_attributes_type": "must be an object",
+# The refusals of malformed values as message keys, by pydantic's type of error, and the bounds whose
+# sentence takes the bound as ``{limit}``: every engine's messages hold these keys
+# (``MESSAGES.update(INPUT_MESSAGES)``), so a malformed value is refused in the reader's language.
+_KEYS = {
+    "missing": "input.missing", "extra_forbidden": "input.unknown_field", "int_type": "input.integer",
+    "int_from_float": "input.integer", "bool_type": "input.boolean", "string_type": "input.string",
+    "float_type": "input.number", "finite_number": "input.finite_number", "list_type": "input.list",
+    "dict_type": "input.object", "model_type": "input.object", "model_attributes_type": "input.object",
 }
+_BOUNDS = {"greater_than_equal": ("ge", "input.at_least"), "less_than_equal": ("le", "input.at_most"),
+           "greater_than": ("gt", "input.above"), "less_than": ("lt", "input.below")}
+INPUT_MESSAGES: dict[str, dict[str, str]] = {
+    "input.missing": {"en": "this field is required", "fr": "ce champ est obligatoire"},
+    "input.unknown_field": {"en": "unknown field", "fr": "champ inconnu"},
+    "input.integer": {"en": "must be an integer", "fr": "doit être un nombre entier"},
+    "input.boolean": {"en": "must be true or false", "fr": "doit valoir oui ou non"},
+    "input.string": {"en": "must be a string", "fr": "doit être un texte"},
+    "input.number": {"en": "must be a number", "fr": "doit être un nombre"},
+    "input.finite_number": {"en": "must be a finite number", "fr": "doit être un nombre fini"},
+    "input.list": {"en": "must be a list", "fr": "doit être une liste"},
+    "input.object": {"en": "must be an object", "fr": "doit être un objet"},
+    "input.at_least": {"en": "input should be greater than or equal to {limit}", "fr": "doit valoir au moins {limit}"},
+    "input.at_most": {"en": "input should be less than or equal to {limit}", "fr": "doit valoir au plus {limit}"},
+    "input.above": {"en": "input should be greater than {limit}", "fr": "doit valoir plus de {limit}"},
+    "input.below": {"en": "input should be less than {limit}", "fr": "doit valoir moins de {limit}"},
+}
+
+# What a malformed value's field says in English, by pydantic's type of error.
+_MESSAGES = {kind: INPUT_MESSAGES[key]["en"] for kind, key in _KEYS.items()}
 
 
 def _reject_constant(name: str) -> Any:
@@ -39,17 +54,26 @@ def _reject_constant(name: str) -> Any:
 
 
 def depth(value: Any) -> int:
-    """Nesting depth of decoded JSON, computed without recursion."""
-    deepest, stack = 0, [(value, 1)]
+    """Nesting depth of decoded JSON (a scalar is one level), computed without recursion.
+
+    Only containers go on the stack: a battle state at the size caps holds tens
+    of thousands of scalars, and this check runs on every operation's input.
+    """
+    if not isinstance(value, (dict, list)):
+        return 1
+    deepest, stack = 1, [(value, 1)]
     while stack:
         item, level = stack.pop()
-        deepest = max(deepest, level)
         if level > MAX_DEPTH:
-            break
-        if isinstance(item, dict):
-            stack.extend((v, level + 1) for v in item.values())
-        elif isinstance(item, list):
-            stack.extend((v, level + 1) for v in item)
+            return level
+        below = level + 1
+        for child in (item.values() if isinstance(item, dict) else item):
+            if isinstance(child, (dict, list)):
+                stack.append((child, below))
+            elif below > deepest:
+                deepest = below
+        if level > deepest:
+            deepest = level
     return deepest
 
 
@@ -88,6 +112,16 @@ def json_path(payload: Any, loc: tuple) -> str:
     return path
 
 
+def _keyed(error: dict) -> dict | None:
+    """The message key and parameters of a pydantic error, for the types :data:`INPUT_MESSAGES` says."""
+    if error["type"] in _KEYS:
+        return {"key": _KEYS[error["type"]], "params": {}}
+    bound = _BOUNDS.get(error["type"])
+    if bound and bound[0] in (error.get("ctx") or {}):
+        return {"key": bound[1], "params": {"limit": error["ctx"][bound[0]]}}
+    return None
+
+
 def _message(error: dict) -> str:
     if error["type"] in _MESSAGES:
         return _MESSAGES[error["type"]]
@@ -103,10 +137,16 @@ def parse(model: type[BaseModel], payload: Any) -> BaseModel:
         return model.model_validate(payload)
     except ValidationError as exc:
         fields: dict[str, str] = {}
+        messages: dict[str, dict] = {}
         for error in exc.errors(include_url=False, include_input=False):
-            fields.setdefault(json_path(payload, error["loc"]), _message(error))
+            path = json_path(payload, error["loc"])
+            if path not in fields:
+                fields[path] = _message(error)
+                keyed = _keyed(error)
+                if keyed is not None:
+                    messages[path] = keyed
         first_path, first = next(iter(fields.items()))
         more = len(fields) - 1
         where = f" at {first_path}" if first_path else ""
         tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-        raise InvalidInput(f"Invalid input{where}: {first}{tail}.", fields) from None
+        raise InvalidInput(f"Invalid input{where}: {first}{tail}.", fields, messages) from None

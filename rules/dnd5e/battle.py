@@ -24,6 +24,8 @@ IN_PLAY = ("active", "casualty")
 def state_dict(state: BattleState) -> dict:
     """A plain copy of a validated state: defaults filled in, profiles exactly as given."""
     st = state.model_dump()
+    if st["tie_break_round"] is None:  # only a state after a tie carries it (states before it read as they did)
+        del st["tie_break_round"]
     st["profiles"] = {k: p.model_dump(exclude_unset=True) for k, p in state.profiles.items()}
     for sq in st["objective_squares"].values():
         if sq["hp"] is None:
@@ -136,9 +138,12 @@ class Battle:
 
     def adjacent_enemy_stand(self, cid: str) -> bool:
         """A creature next to an enemy stand in play (blocks a stand's movement, S5.7.2)."""
-        box = self.box(cid)
-        return box is not None and any(
-            dist(box, self.box(t)) == 1 for t in self.stands_in_play() if self.enemy_of(cid, t))
+        box, side = self.box(cid), self.side(cid)
+        if box is None or side is None:
+            return False
+        units = self.units
+        return any(dist(box, Box(s["position"], self.side_of_box(t))) == 1 for t, s in self.stands.items()
+                   if s["status"] in IN_PLAY and units[s["unit"]]["side"] != side)
 
     def adjacent_enemy_fighter(self, cid: str) -> bool:
         """S5.9.2 ``adjacent_enemy``: an enemy stand in play or an enemy solo that can act (H16)."""
@@ -216,13 +221,18 @@ class Battle:
             reach = 1 if unit["type"] == "regiment" else 2
             others = [t for t in unit["stands"] if t != sid and t in boxes]
             s["isolated"] = not any(dist(boxes[sid], boxes[t]) <= reach for t in others)
+        # the squares each side's stands cover: a solo looks only at the squares within 2 of its own
+        covered: dict[str, set] = {}
+        for t, box in boxes.items():
+            covered.setdefault(self.units[self.stands[t]["unit"]]["side"], set()).update(box.squares())
         for hid, h in self.solos.items():
             if h["position"] is None:
                 h["isolated"] = False
                 continue
             mine = Box(h["position"], self.side_of_box(hid))
-            h["isolated"] = not any(
-                dist(mine, boxes[t]) <= 2 for t in boxes if self.side(t) == h["side"])
+            near = ((x, y) for x in range(mine.x - 2, mine.x1 + 3) for y in range(mine.y - 2, mine.y1 + 3)
+                    if dist(mine, Box((x, y))) <= 2)
+            h["isolated"] = covered.get(h["side"], set()).isdisjoint(near)
         for cid, flag in self.overrides.items():
             entity = self.stands.get(cid) or self.solos.get(cid)
             if entity is not None:
@@ -311,10 +321,10 @@ class Battle:
         self.event("damage", target=hid, amount=amount, hp_before=before, hp_after=h["hp"], status=h["condition"])
 
     def kill(self, hid: str) -> None:
-        """A dead solo leaves the grid (S5.11.3); its death-save counters go back to 0 so that the
-        state keeps them within 0..2 (S3.5)."""
+        """A dead solo leaves the grid (S5.11.3) at 0 hp (the GM's ``set_condition`` may kill a solo that had
+        some); its death-save counters go back to 0 so that the state keeps them within 0..2 (S3.5)."""
         h = self.solos[hid]
-        h.update(condition="dead", position=None, attached_to=None, isolated=False, hidden=False,
+        h.update(condition="dead", hp=0, position=None, attached_to=None, isolated=False, hidden=False,
                  death_save_successes=0, death_save_failures=0)
         self.log.add("S5.11.3", "damage.dead", "{solo} is dead.", solo=hid)
 
@@ -443,7 +453,7 @@ def check_state(b: Battle, where: PathFn) -> None:
             raise _bad(where("solo", hid, "attached_to"), "a solo is either on the grid or attached")
         if h["condition"] in ("dead", "fled") and (h["position"] is not None or h["attached_to"] is not None):
             raise _bad(where("solo", hid, "condition"), "a dead or fled solo is off the grid")
-        if (h["condition"] == "active") != (h["hp"] > 0):
+        if h["condition"] != "fled" and (h["condition"] == "active") != (h["hp"] > 0):  # a fled solo keeps its hp (S7.2)
             raise _bad(where("solo", hid, "hp"), "an active solo has hp above 0, others have 0")
         if h["attached_to"] is not None:
             t = h["attached_to"]

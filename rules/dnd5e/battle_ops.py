@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import Field, model_validator
 
-from rules.dnd5e import ruleset
+from rules.dnd5e import caps, ruleset
 from rules.dnd5e.battle import Battle, check_state
 from rules.dnd5e.entities import (
     BattleState, Configuration, Controller, Direction, Ident, MapInput, Objective, ObjectiveSquareSetup, Profiles,
@@ -17,6 +17,7 @@ from rules.dnd5e.movement import Mover
 from rules.dnd5e.orders import validate_path
 from rules.dnd5e.rolls import one_d20
 from rules.dnd5e.sheets import mod, unit_initiative_modifier
+from rules.dnd5e.standing import stamp
 from rules.dnd5e.tables import NUMBERS
 from rules.errors import InvalidInput
 from rules.model import Input
@@ -39,7 +40,7 @@ class UnitSetup(Input):
     type: UnitType
     configuration: Configuration | None = None
     surprised: bool = False
-    stands: Annotated[list[StandSetup], Field(min_length=1, max_length=50)]
+    stands: Annotated[list[StandSetup], Field(min_length=1, max_length=caps.STANDS_PER_UNIT)]
 
 
 class SoloSetup(Input):
@@ -73,10 +74,10 @@ class NewBattleInput(Input):
     map: MapInput
     profiles: Profiles
     sides: Annotated[dict[Ident, SideSetup], Field(min_length=2, max_length=2)]
-    units: Annotated[dict[Ident, UnitSetup], Field(min_length=1, max_length=100)]
-    solos: Annotated[dict[Ident, SoloSetup], Field(max_length=200)] = {}
-    objective_squares: Annotated[dict[Ident, ObjectiveSquareSetup], Field(max_length=200)] = {}
-    objectives: Annotated[dict[Ident, Objective], Field(max_length=200)] = {}
+    units: Annotated[dict[Ident, UnitSetup], Field(min_length=1, max_length=caps.UNITS)]
+    solos: Annotated[dict[Ident, SoloSetup], Field(max_length=caps.SOLOS)] = {}
+    objective_squares: Annotated[dict[Ident, ObjectiveSquareSetup], Field(max_length=caps.OBJECTIVE_SQUARES)] = {}
+    objectives: Annotated[dict[Ident, Objective], Field(max_length=caps.OBJECTIVES)] = {}
     victory_threshold: Annotated[int, Field(ge=1, le=100)] = NUMBERS["victory_threshold"]
 
 
@@ -229,20 +230,22 @@ def new_battle(data: NewBattleInput, ctx: Context) -> dict:
         ctx.log.add("S5.1", "setup.unit", "{unit}: {type}, {count} stands.", unit=uid, type=u["type"],
                     count=len(u["stands"]))
     for hid, h in b.solos.items():
-        ctx.log.add("S5.1", "setup.solo", "{solo}: {where}.", solo=hid,
-                    where=f"attached to {h['attached_to']}" if h["attached_to"] else f"at {h['position']}")
+        if h["attached_to"]:
+            ctx.log.add("S5.1", "setup.solo.attached", "{solo}: attached to {stand}.", solo=hid, stand=h["attached_to"])
+        else:
+            ctx.log.add("S5.1", "setup.solo.placed", "{solo}: at {position}.", solo=hid, position=h["position"])
     roll_initiative(b, ctx)
     b.evaluate_isolation()
     ctx.log.add("S4.13", "setup.isolation", "Isolated at setup: {ids}.",
                 ids=sorted([k for k, v in {**b.stands, **b.solos}.items() if v["isolated"]]))
-    return {"state": st}
+    return {"state": stamp(st)}
 
 
 class CheckMovementInput(Input):
     state: BattleState
     mover: Ident
-    move: Annotated[list[Square], Field(max_length=400)] = []
-    move_after: Annotated[list[Square], Field(max_length=400)] = []
+    move: Annotated[list[Square], Field(max_length=caps.PATH)] = []
+    move_after: Annotated[list[Square], Field(max_length=caps.PATH)] = []
     road_step: Direction | None = None
     dash: bool = False
     disengage: bool = False
@@ -302,6 +305,6 @@ def apply_damage(data: ApplyDamageInput, ctx: Context) -> dict:
     elif t not in b.squares:
         raise InvalidInput.field("target", "unknown stand, solo or objective square")
     applied, wasted = b.damage(t, data.amount, data.critical)
-    return {"state": b.st, "applied": applied, "wasted": wasted}
+    return {"state": stamp(b.st), "applied": applied, "wasted": wasted}
 
 

@@ -9,13 +9,16 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from rules.contract import outcome
 from rules.dice import D20
 from rules.dnd5e import ruleset
+from rules.dnd5e.battle import Battle
 from rules.dnd5e.combat import resolve_attack, resolve_spell, slot_cost
-from rules.dnd5e.entities import Attack, DamageType, Ident, Modifier, Spell
+from rules.dnd5e.entities import Attack, BattleState, DamageType, Ident, Modifier, Spell
 from rules.dnd5e.geometry import dm, squares_range
 from rules.dnd5e.rolls import d20, one_d20, sequence
 from rules.dnd5e.sheets import mod
+from rules.dnd5e.standing import stamp
 from rules.dnd5e.tables import NUMBERS
 from rules.errors import InvalidInput
 from rules.model import Input
@@ -348,9 +351,12 @@ class EndSideInput(Input):
 
 
 class EndBattleInput(Input):
-    sides: Annotated[dict[Ident, EndSideInput], Field(min_length=2, max_length=2)]
+    sides: Annotated[dict[Ident, EndSideInput], Field(min_length=2, max_length=2)] | None = None
     on_tie: Literal["draw", "extra_round"] = "draw"
     victory_threshold: Annotated[int, Field(ge=1, le=100)] = 10
+    state: BattleState | None = None
+    # The winner whoever ends the battle expects: the points decide it (S6.12), a different one is refused.
+    winner: Ident | None = None
 
 
 def battle_outcome(ctx: Context, sides: dict[str, dict], on_tie: str, threshold: int) -> dict:
@@ -389,10 +395,45 @@ def battle_outcome(ctx: Context, sides: dict[str, dict], on_tie: str, threshold:
 
 @ruleset.operation("end-battle", EndBattleInput, summary="Outcome of the battle and rout (S5.14).", rolls=True)
 def end_battle_op(data: EndBattleInput, ctx: Context) -> dict:
-    owner: dict[str, str] = {}
-    for side, v in data.sides.items():
-        for i, unit in enumerate(v.surviving_units):
-            if owner.setdefault(unit, side) != side:
-                raise InvalidInput.field(f"sides.{side}.surviving_units[{i}]", "a unit belongs to one side")
-    sides = {k: v.model_dump() for k, v in data.sides.items()}
-    return battle_outcome(ctx, sides, data.on_tie, data.victory_threshold)
+    """S9.14; given the final ``state`` instead of (or beside) ``sides``, the points and surviving units are read
+    from it (as S9.14 tells the web to) and the ended state comes back with its ``outcome``."""
+    if data.sides is None and data.state is None:
+        raise InvalidInput.field("sides", "give sides, or the state to read them from")
+    st = Battle.from_input(data.state, ctx.log).st if data.state is not None else None
+    if data.sides is not None:
+        owner: dict[str, str] = {}
+        for side, v in data.sides.items():
+            for i, unit in enumerate(v.surviving_units):
+                if owner.setdefault(unit, side) != side:
+                    raise InvalidInput.field(f"sides.{side}.surviving_units[{i}]", "a unit belongs to one side")
+        sides = {k: v.model_dump() for k, v in data.sides.items()}
+    else:
+        sides = {side: {"victory_points": v["victory_points"],
+                        "surviving_units": sorted(u for u, x in st["units"].items()
+                                                  if x["side"] == side and x["eliminated_round"] is None)}
+                 for side, v in st["sides"].items()}
+    threshold = data.victory_threshold if st is None or "victory_threshold" in data.model_fields_set \
+        else st["victory_threshold"]
+    result = battle_outcome(ctx, sides, data.on_tie, threshold)
+    if data.winner is not None and data.winner != result["winner"]:
+        raise InvalidInput.keyed("winner", "refusal.winner_by_points",
+                                 "The victory points decide who wins: end the battle without naming a winner.")
+    if data.on_tie == "extra_round" and st is not None and st.get("tie_break_round") is not None:
+        raise InvalidInput.field("on_tie", "One more round is fought once after a tie: the battle ends now.")
+    if st is not None:
+        result["state"] = ended(st, result)
+    return result
+
+
+def ended(st: dict, result: dict) -> dict:
+    """The final state after ``end-battle``: over, except when the GM chose one more round on a tie (S7.7)."""
+    extra = result["outcome"] == "extra_round"
+    st["battle_over"] = not extra
+    if extra:
+        st["tie_break_round"] = st["round"]
+    stamp(st)
+    if extra:
+        return st
+    reason = {"total_victory": "end.total", "tactical_victory": "end.tactical", "draw": "end.draw"}[result["outcome"]]
+    st["outcome"] = outcome(over=True, winner=result["winner"], tie=result["winner"] is None, reason=reason)
+    return st

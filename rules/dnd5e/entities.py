@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, model_validator
 
+from rules.dnd5e import caps
 from rules.model import Input
 
 ID_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]{0,39}$"
@@ -52,7 +53,10 @@ def _one_decimal(value: float) -> float:
 
 def metres(low: float = 0, high: float = 10_000, *, positive: bool = False):
     """Metres (S3.1): a JSON number with at most one decimal, within bounds."""
-    bound = Field(gt=low, le=high) if positive else Field(ge=low, le=high)
+    # the union of int and float keeps pydantic from writing the bounds in JSON Schema terms: say them here
+    shown = {"exclusiveMinimum" if positive else "minimum": low, "maximum": high}
+    bound = Field(gt=low, le=high, json_schema_extra=shown) if positive else Field(ge=low, le=high,
+                                                                                     json_schema_extra=shown)
     return Annotated[int | float, bound, AfterValidator(_one_decimal)]
 
 
@@ -153,13 +157,13 @@ class Profile(Input):
     size: Size
     ac: Annotated[int, Field(ge=0, le=40)]
     hp_max: Annotated[int, Field(ge=1, le=2000)]
-    speed_m: metres(0, 100)
-    swim_speed_m: metres(0, 100) = 0
+    speed_m: metres(0, caps.SPEED_M)
+    swim_speed_m: metres(0, caps.SPEED_M) = 0
     abilities: Abilities
     save_bonuses: dict[Ability, Bonus] = {}
-    attacks: Annotated[list[Attack], Field(max_length=20)] = []
+    attacks: Annotated[list[Attack], Field(max_length=caps.ATTACKS)] = []
     multiattack: Annotated[list[AttackName], Field(min_length=2, max_length=10)] | None = None
-    spells: Annotated[list[Spell], Field(max_length=20)] = []
+    spells: Annotated[list[Spell], Field(max_length=caps.SPELLS)] = []
     stealth_bonus: Bonus | None = None
     stealth_disadvantage: bool = False
     passive_perception: Annotated[int, Field(ge=0, le=40)] | None = None
@@ -188,7 +192,7 @@ class Profile(Input):
         return next((s for s in self.spells if s.name == name), None)
 
 
-Profiles = Annotated[dict[Ident, Profile], Field(min_length=1, max_length=100)]
+Profiles = Annotated[dict[Ident, Profile], Field(min_length=1, max_length=caps.PROFILES)]
 
 
 # -- map and objectives (S3.7, S3.8) -------------------------------------------
@@ -202,9 +206,9 @@ class Cell(Input):
 
 
 class MapInput(Input):
-    width: Annotated[int, Field(ge=1, le=200)]
-    height: Annotated[int, Field(ge=1, le=200)]
-    cells: Annotated[list[Cell], Field(max_length=40_000)] = []
+    width: Annotated[int, Field(ge=1, le=caps.MAP_SIDE)]
+    height: Annotated[int, Field(ge=1, le=caps.MAP_SIDE)]
+    cells: Annotated[list[Cell], Field(max_length=caps.CELLS)] = []
 
 
 class ObjectiveSquareSetup(Input):
@@ -219,7 +223,7 @@ class ObjectiveSquareState(ObjectiveSquareSetup):
     destroyed_round: Round | None = None
 
 
-SquareIds = Annotated[list[Ident], Field(min_length=1, max_length=50)]
+SquareIds = Annotated[list[Ident], Field(min_length=1, max_length=caps.OBJECTIVE_SQUARES)]
 
 
 class AttritionObjective(Input):
@@ -273,8 +277,8 @@ class UnitState(Input):
     controller: Controller = None
     type: UnitType
     configuration: Configuration | None
-    stands: Annotated[list[Ident], Field(min_length=1, max_length=50)]
-    starting_stands: Annotated[int, Field(ge=1, le=50)]
+    stands: Annotated[list[Ident], Field(min_length=1, max_length=caps.STANDS_PER_UNIT)]
+    starting_stands: Annotated[int, Field(ge=1, le=caps.STANDS_PER_UNIT)]
     broken: bool
     commander: Ident | None
     prepare_until_round: Round | None
@@ -284,7 +288,7 @@ class UnitState(Input):
     eliminated_round: Round | None
 
 
-SpellUses = Annotated[dict[AttackName, Annotated[int, Field(ge=0, le=99)]], Field(max_length=20)]
+SpellUses = Annotated[dict[AttackName, Annotated[int, Field(ge=0, le=99)]], Field(max_length=caps.SPELLS)]
 
 
 class StandState(Input):
@@ -329,13 +333,15 @@ class BattleState(Input):
     name: ShortText = ""
     round: Round
     battle_over: bool
+    # The round fought after a tie (S7.7), set by end-battle's extra_round: the battle ends after it whatever the VP.
+    tie_break_round: Round | None = None
     victory_threshold: Annotated[int, Field(ge=1, le=100)]
     map: MapInput
     profiles: Profiles
     sides: Annotated[dict[Ident, SideState], Field(min_length=2, max_length=2)]
-    units: Annotated[dict[Ident, UnitState], Field(min_length=1, max_length=100)]
-    stands: Annotated[dict[Ident, StandState], Field(max_length=5000)]
-    solos: Annotated[dict[Ident, SoloState], Field(max_length=200)]
-    objective_squares: Annotated[dict[Ident, ObjectiveSquareState], Field(max_length=200)]
-    objectives: Annotated[dict[Ident, Objective], Field(max_length=200)]
-    initiative_order: Annotated[list[InitiativeEntry], Field(max_length=400)]
+    units: Annotated[dict[Ident, UnitState], Field(min_length=1, max_length=caps.UNITS)]
+    stands: Annotated[dict[Ident, StandState], Field(max_length=caps.STANDS)]
+    solos: Annotated[dict[Ident, SoloState], Field(max_length=caps.SOLOS)]
+    objective_squares: Annotated[dict[Ident, ObjectiveSquareState], Field(max_length=caps.OBJECTIVE_SQUARES)]
+    objectives: Annotated[dict[Ident, Objective], Field(max_length=caps.OBJECTIVES)]
+    initiative_order: Annotated[list[InitiativeEntry], Field(max_length=caps.INITIATIVE)]

@@ -41,6 +41,7 @@ def attack_options(b: Battle, cid: str, base: str) -> list[dict]:
             else:
                 forbidden.append({"value": {"attack": a.name, "target": t},
                                   "reason": f"{t} is out of reach of {a.name} from here (distance {d})",
+                                  "key": "refusal.out_of_reach", "params": {"target": t, "attack": a.name, "distance": d},
                                   "rule": "S5.9.1"})
     max_attacks = attacks_per_action(p) + (1 if reach_bonus_attack(p, cid in b.stands) else 0)
     return [option(f"{base}.attacks", "Attacks (attack name and target)", "list", allowed=allowed, default=[],
@@ -60,32 +61,41 @@ def spell_options(b: Battle, cid: str, base: str) -> list[dict]:
     box = b.box(cid)
     is_solo = cid in b.solos
     targets, origins = [], []
+    foes = None
     for s in p.spells:
         if s.name not in allowed:
             continue
         if s.targeting == "targeted":
             reach = squares_range(s.range_m)
-            foes = [t for t in b.stands_in_play() if b.enemy_of(cid, t)]
-            foes += [h for h in b.solos if b.solos[h]["position"] is not None and b.enemy_of(cid, h)]
-            foes += [] if is_solo else [q for q in b.squares if b.squares[q]["hp"] > 0]
-            for t in sorted(foes):
+            if foes is None:  # the same for every targeted spell: distance from here, once
+                found = [t for t in b.stands_in_play() if b.enemy_of(cid, t)]
+                found += [h for h in b.solos if b.solos[h]["position"] is not None and b.enemy_of(cid, h)]
+                found += [] if is_solo else [q for q in b.squares if b.squares[q]["hp"] > 0]
+                foes = [(t, dist(box, b.box(t))) for t in sorted(found)]
+            for t, d in foes:
                 cost = 5 if is_solo and t in b.stands else 1
-                if dist(box, b.box(t)) <= reach and cost <= s.max_targets:
+                if d <= reach and cost <= s.max_targets:
                     targets.append({"spell": s.name, "target": t, "slots": cost, "max_slots": s.max_targets})
         elif s.self_range:
             spots = [sq for sq in _ring(box) if 0 <= sq[0] < b.terrain.width and 0 <= sq[1] < b.terrain.height]
             origins.append({"spell": s.name, "squares": [list(sq) for sq in spots]})
         else:
-            reach = squares_range(s.range_m)
-            spots = [(x, y) for y in range(b.terrain.height) for x in range(b.terrain.width)
-                     if dist(box, Box((x, y))) <= reach]
-            origins.append({"spell": s.name, "squares": [list(sq) for sq in spots]})
+            origins.append({"spell": s.name, "squares": _within(box, squares_range(s.range_m), b.terrain)})
     opts.append(option(f"{base}.spell.targets", "Targets of a targeted spell (within range now)", "list",
                        allowed=targets, default=[]))
     opts.append(option(f"{base}.spell.origin", "Origin square of an area spell", "square", allowed=origins))
     opts.append(option(f"{base}.spell.direction", "Direction of a cone or a line", "choice",
                        allowed=list(DIRECTIONS), default=None))
     return opts
+
+
+def _within(box: Box, reach: int, terrain) -> list[list[int]]:
+    """The squares of the map at most ``reach`` from a footprint (S4.5), row by row."""
+    out = []
+    for y in range(max(0, box.y - reach), min(terrain.height, box.y1 + reach + 1)):
+        rest = reach - max(0, box.y - y, y - box.y1)
+        out += [[x, y] for x in range(max(0, box.x - rest), min(terrain.width, box.x1 + rest + 1))]
+    return out
 
 
 def _ring(box: Box) -> list[tuple[int, int]]:

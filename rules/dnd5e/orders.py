@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
+from rules.dnd5e import caps
 from rules.dnd5e.battle import Battle
 from rules.dnd5e.entities import AttackName, Configuration, Direction, Ident, Modifier, Square
 from rules.dnd5e.geometry import dm
@@ -21,7 +22,7 @@ from rules.dnd5e.tables import ACTION_WHO, BROKEN_ACTIONS, NUMBERS
 from rules.errors import InvalidInput
 from rules.model import Input
 
-Path = Annotated[list[Square], Field(max_length=400)]
+Path = Annotated[list[Square], Field(max_length=caps.PATH)]
 UnitAction = Literal["attack", "cast_spell", "configure", "dash", "hide", "disengage", "none"]
 StandAction = Literal["attack", "dash", "disengage", "hide", "none"]
 SoloAction = Literal["attack", "cast_spell", "dash", "hide", "join", "disengage", "none"]
@@ -68,7 +69,7 @@ class StandOrder(Input):
 class UnitOrders(Input):
     action: UnitAction = "none"
     configuration: Configuration | None = None
-    stands: Annotated[list[StandOrder], Field(max_length=50)] = []
+    stands: Annotated[list[StandOrder], Field(max_length=caps.STANDS_PER_UNIT)] = []
 
 
 class UnitDeclaration(UnitOrders):
@@ -132,18 +133,18 @@ class VpAward(Input):
 
 
 class GmDeclaration(Input):
-    adjustments: Annotated[list[Adjustment], Field(max_length=100)] = []
-    isolation_overrides: Annotated[dict[Ident, bool], Field(max_length=500)] = {}
+    adjustments: Annotated[list[Adjustment], Field(max_length=caps.ADJUSTMENTS)] = []
+    isolation_overrides: Annotated[dict[Ident, bool], Field(max_length=caps.STANDS + caps.SOLOS)] = {}
     hide_dc: Annotated[int, Field(ge=0, le=40)] | None = None
-    custom_achieved: Annotated[list[Ident], Field(max_length=200)] = []
+    custom_achieved: Annotated[list[Ident], Field(max_length=caps.OBJECTIVES)] = []
     award_vp: Annotated[list[VpAward], Field(max_length=20)] = []
 
 
 class Declarations(Input):
-    units: Annotated[dict[Ident, UnitDeclaration], Field(max_length=100)] = {}
-    solos: Annotated[dict[Ident, SoloOrder], Field(max_length=200)] = {}
-    casualty_shifts: Annotated[list[CasualtyShift], Field(max_length=200)] = []
-    solo_fallbacks: Annotated[dict[Ident, Fallback], Field(max_length=200)] = {}
+    units: Annotated[dict[Ident, UnitDeclaration], Field(max_length=caps.UNITS)] = {}
+    solos: Annotated[dict[Ident, SoloOrder], Field(max_length=caps.SOLOS)] = {}
+    casualty_shifts: Annotated[list[CasualtyShift], Field(max_length=caps.STANDS)] = []
+    solo_fallbacks: Annotated[dict[Ident, Fallback], Field(max_length=caps.SOLOS)] = {}
     gm: GmDeclaration = GmDeclaration()
 
 
@@ -356,26 +357,43 @@ def _validate_unit_orders(b: Battle, uid: str, orders: UnitOrders, path: str, br
             raise bad(f"{sp}.move_after", "a regiment stand moves before or after its action, not both")
 
 
-def validate_paths(b: Battle, decl: Declarations) -> None:
+def validate_paths(b: Battle, decl: Declarations, before: dict[str, list] | None = None) -> list[str]:
     """S9.13.3 item 6, after the GM adjustments: paths start from where the creatures now stand.
 
-    A creature the adjustments took off the grid is skipped: its orders are cut short (H5).
+    A creature the adjustments took off the grid is skipped: its orders are cut short (H5).  So is
+    one they moved (``before``: positions at the start of the round) whose path is well formed from
+    where it stood: its controller could not know of the move, and the walk stops where the path
+    breaks (S5.7.2 ``path_broken``).  Returns the ids whose paths were kept that way.
     """
+    before = before or {}
+    cut: list[str] = []
+
+    def check(cid: str, move: list, move_after: list, prefix: str) -> None:
+        try:
+            validate_path(b, cid, move, move_after, prefix)
+        except InvalidInput:
+            start = before.get(cid)
+            entity = b.stands.get(cid) or b.solos[cid]
+            if start is None or start == entity["position"]:
+                raise
+            validate_path(b, cid, move, move_after, prefix, start=start)
+            cut.append(cid)
+
     for uid, orders in decl.units.items():
         for key, unit_orders in (("", orders), (".if_rallied", orders.if_rallied)):
             for i, so in enumerate(unit_orders.stands if unit_orders else []):
                 if b.in_play(so.stand) and b.stands[so.stand]["position"] is not None:
-                    prefix = f"declarations.units.{uid}{key}.stands[{i}]."
-                    validate_path(b, so.stand, so.move, so.move_after, prefix)
+                    check(so.stand, so.move, so.move_after, f"declarations.units.{uid}{key}.stands[{i}].")
     for hid, o in decl.solos.items():
         if b.solos[hid]["position"] is not None:
-            validate_path(b, hid, o.move, o.move_after, f"declarations.solos.{hid}.")
+            check(hid, o.move, o.move_after, f"declarations.solos.{hid}.")
+    return cut
 
 
-def validate_path(b: Battle, cid: str, move: list, move_after: list, path: str) -> None:
-    """S5.7.1: one orthogonal step at a time from the position; off the grid only as the last anchor."""
+def validate_path(b: Battle, cid: str, move: list, move_after: list, path: str, start: list | None = None) -> None:
+    """S5.7.1: one orthogonal step at a time from the position (or ``start``); off the grid only as the last anchor."""
     entity = b.stands.get(cid) or b.solos[cid]
-    prev = entity["position"]
+    prev = entity["position"] if start is None else start
     anchors = [("move", i, p) for i, p in enumerate(move)] + [("move_after", i, p) for i, p in enumerate(move_after)]
     size = b.side_of_box(cid)
     for k, (name, i, p) in enumerate(anchors):

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 import yaml
 from pydantic import Field, model_validator
 
-from rules.dnd5e import ruleset
+from rules.dnd5e import caps, ruleset
 from rules.dnd5e.entities import (
     Configuration, Direction, Ident, Profile, Shape, Square, UnitType, metres,
 )
@@ -104,10 +104,10 @@ class AttachedSoloInput(Input):
 class UnitSheetInput(Input):
     type: UnitType
     configuration: Configuration | None = None
-    profiles: Annotated[dict[Ident, Profile], Field(min_length=1, max_length=100)]
-    stands: Annotated[list[UnitStandInput], Field(min_length=1, max_length=50)]
-    attached_solos: Annotated[list[AttachedSoloInput], Field(max_length=50)] = []
-    starting_stands: Annotated[int, Field(ge=1, le=50)] | None = None
+    profiles: Annotated[dict[Ident, Profile], Field(min_length=1, max_length=caps.PROFILES)]
+    stands: Annotated[list[UnitStandInput], Field(min_length=1, max_length=caps.STANDS_PER_UNIT)]
+    attached_solos: Annotated[list[AttachedSoloInput], Field(max_length=caps.SOLOS)] = []
+    starting_stands: Annotated[int, Field(ge=1, le=caps.STANDS_PER_UNIT)] | None = None
     commander: Ident | None = None
     broken: bool = False
 
@@ -198,8 +198,8 @@ def unit_sheet_op(data: UnitSheetInput, ctx: Context) -> dict:
 
 
 class GridSize(Input):
-    width: Annotated[int, Field(ge=1, le=200)]
-    height: Annotated[int, Field(ge=1, le=200)]
+    width: Annotated[int, Field(ge=1, le=caps.MAP_SIDE)]
+    height: Annotated[int, Field(ge=1, le=caps.MAP_SIDE)]
 
 
 class AreaTemplateInput(Input):

@@ -12,6 +12,7 @@ from rules.dnd5e.checks_ops import command_check, death_save_run, morale_roll, r
 from rules.dnd5e.combat import resolve_attack, resolve_spell
 from rules.dnd5e.geometry import DIRECTIONS, Box, clipped_area, dist, squares_range
 from rules.dnd5e.movement import Mover
+from rules.dnd5e.participants import participants
 from rules.dnd5e.orders import (
     Declarations, SoloOrder, StandOrder, UnitOrders, unit_actions, validate, validate_paths,
 )
@@ -28,14 +29,19 @@ class Round:
         self.r = b.round
         self.acted: set[str] = set()
         self.supporters: dict[str, list[str]] = {}
+        self.defaults_applied: list[str] = []
 
     # -- S5.4 -------------------------------------------------------------------
     def run(self) -> None:
         b = self.b
         validate(b, self.decl)
+        self.apply_defaults()
+        start = {cid: e["position"] for cid, e in (*b.stands.items(), *b.solos.items()) if e["position"] is not None}
         for i, adj in enumerate(self.decl.gm.adjustments):
             apply_adjustment(b, i, adj)
-        validate_paths(b, self.decl)
+        for cid in validate_paths(b, self.decl, start):
+            self.ctx.log.add("S5.3", "round.path_moved", "{actor} was moved by the GM: its path is walked as far "
+                             "as it still joins up.", actor=cid)
         b.overrides = dict(self.decl.gm.isolation_overrides)
         b.evaluate_isolation()
         self.ctx.log.add("S5.4", "round.start", "Round {round} begins.", round=self.r)
@@ -45,6 +51,18 @@ class Round:
             else:
                 self.solo_entry(entry["id"])
         self.end_of_round()
+
+    def apply_defaults(self) -> None:
+        """Participants who must declare and did not get their default orders: no action, no movement (S11.1)."""
+        for p in participants(self.b.st):
+            if not p["must_declare"]:
+                continue
+            kind, ident = p["participant"]["kind"], p["participant"]["id"]
+            if ident in (self.decl.units if kind == "unit" else self.decl.solos):
+                continue
+            self.defaults_applied.append(p["key"])
+            self.ctx.log.add("S11.1", "defaults.applied", "{participant} declared nothing: no action, no movement.",
+                             participant=p["key"])
 
     # -- S5.5 --------------------------------------------------------------------
     def unit_turn(self, uid: str) -> None:
@@ -579,6 +597,9 @@ class Round:
             if not b.stands_in_play(side) and not any(
                     h["side"] == side and b.solo_can_act(k) for k, h in b.solos.items()):
                 over = True
+        if not over and b.st.get("tie_break_round") == r:
+            over = True  # the round fought after a tie ends the battle whatever the VP (S7.7)
+            log.add("S7.7", "end.tie_break", "Round {round} was fought after a tie: the battle ends with it.", round=r)
         if over:
             b.st["battle_over"] = True
             b.event("battle_over", victory_points={k: v["victory_points"] for k, v in sides.items()})

@@ -1,4 +1,5 @@
-"""``resolve-round`` (S9.13): one whole round of a battle."""
+"""``resolve-round`` (S9.13): one whole round of a battle; participants who declared nothing get their
+default orders (``defaults_applied``, docs/battle-contract.md)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from rules.dnd5e.battle import Battle
 from rules.dnd5e.entities import BattleState
 from rules.dnd5e.orders import Declarations
 from rules.dnd5e.round import Round
+from rules.dnd5e.standing import stamp
 from rules.errors import InvalidInput
 from rules.model import Input
 from rules.registry import Context
@@ -22,10 +24,12 @@ def resolve_round(data: ResolveRoundInput, ctx: Context) -> dict:
     if data.state.battle_over:
         raise InvalidInput.field("state.battle_over", "the battle is over; set it back to false for an extra round")
     b = Battle.from_input(data.state, ctx.log)
-    Round(b, data.declarations, ctx).run()
+    played = Round(b, data.declarations, ctx)
+    played.run()
     return {
-        "state": b.st,
+        "state": stamp(b.st),
         "events": b.events,
         "victory_points": {k: v["victory_points"] for k, v in b.st["sides"].items()},
         "battle_over": b.st["battle_over"],
+        "defaults_applied": played.defaults_applied,
     }

@@ -1,11 +1,14 @@
 """What one side may see of a battle state (S11.3): enemy creatures that are
-hidden are removed, enemy hit points become a coarse marker, and enemy stat
-blocks, spell uses and commander effects are masked.
+hidden are removed (and the units and riders they would betray, see
+:mod:`rules.dnd5e.fog`), enemy hit points become a coarse marker, and enemy
+stat blocks, spell uses and commander effects are masked.
 """
 
 from __future__ import annotations
 
 import copy
+
+from rules.dnd5e.fog import unknown_to
 
 
 def health(hp: int, hp_max: int, status: str) -> str:
@@ -20,6 +23,7 @@ def visible_state(st: dict, side: str) -> tuple[dict, list[str]]:
     hidden: list[str] = []
     units = view["units"]
     profiles = view["profiles"]
+    unknown = unknown_to(st, side)
 
     def enemy_unit(uid: str) -> bool:
         return units[uid]["side"] != side
@@ -29,7 +33,7 @@ def visible_state(st: dict, side: str) -> tuple[dict, list[str]]:
         s = view["stands"][sid]
         if not enemy_unit(s["unit"]):
             continue
-        if s["hidden"]:
+        if sid in unknown:
             del view["stands"][sid]
             removed.add(sid)
             hidden.append(f"stands.{sid}")
@@ -42,6 +46,11 @@ def visible_state(st: dict, side: str) -> tuple[dict, list[str]]:
         u = units[uid]
         if not enemy_unit(uid):
             continue
+        if uid in unknown:  # every stand in play hidden: the unit itself is unknown (S11.3)
+            del units[uid]
+            removed.add(uid)
+            hidden.append(f"units.{uid}")
+            continue
         if any(s in removed for s in u["stands"]):
             u["stands"] = [s for s in u["stands"] if s not in removed]
             hidden.append(f"units.{uid}.stands")
@@ -53,7 +62,7 @@ def visible_state(st: dict, side: str) -> tuple[dict, list[str]]:
         h = view["solos"][hid]
         if h["side"] == side:
             continue
-        if h["hidden"]:
+        if hid in unknown:
             del view["solos"][hid]
             removed.add(hid)
             hidden.append(f"solos.{hid}")

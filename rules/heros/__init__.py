@@ -1,6 +1,6 @@
 """HÉROS — fantasy mass battles on hexes (Champs de Bataille / DBM variant).
 
-The engine follows ``shared/rules/heros.md``: every operation of its S9 is
+The engine follows ``docs/rules/heros.md``: every operation of its S9 is
 registered here, the S6 tables are data (``tables.yaml``), and every output
 carries ``dice`` (S9.0) and a log whose steps name the spec section applied.
 """
@@ -21,6 +21,8 @@ from rules.heros import (  # noqa: E402,F401
     command_ops,
     end_ops,
     options,
+    placement,
+    room_ops,
     round,
     setup,
     sheet_ops,

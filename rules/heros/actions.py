@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.heros import command, hexgrid, movement, sheets
+from rules.errors import InvalidInput
+from rules.heros import command, fog, hexgrid, movement, sheets
 from rules.heros.movement import bad
 from rules.heros.state import Battle
 
@@ -62,6 +63,12 @@ class ActionRunner:
             raise bad(f"{where}.paths.{unknown[0]}", "not a unit of this action")
         return {u["id"]: action["paths"].get(u["id"], []) for u in units}
 
+    def unit_path(self, unit: dict[str, Any], path: list, where: str) -> list:
+        """The declared path, stopped before an enemy the side could not see (see :func:`movement.fog_cut`)."""
+        b = self.b
+        return movement.fog_cut(b, unit["side"], unit["id"], path,
+                                lambda p: movement.fits(lambda: movement.check_unit_path(b, unit, p, where)))
+
     # -- kinds ---------------------------------------------------------------------
     def do_move(self, action: dict[str, Any], where: str) -> None:
         b = self.b
@@ -82,7 +89,7 @@ class ActionRunner:
             if u["projection_failed"]:
                 u["activations"] += 1
                 continue
-            path = paths[u["id"]]
+            path = self.unit_path(u, paths[u["id"]], f"{where}.paths.{u['id']}")
             mp = movement.check_unit_path(b, u, path, f"{where}.paths.{u['id']}")
             u["activations"] += 1
             movement.execute_path(b, u, path, action["facings"].get(u["id"]), action["id"], mp)
@@ -117,6 +124,11 @@ class ActionRunner:
             h = action["hexes"].get(u["id"])
             if h is None:
                 raise bad(f"{where}.hexes.{u['id']}", "a landing hex is required")
+            if fog.hidden_enemy_at(b.s["units"], u["side"], h) and not movement.fits(
+                    lambda: movement.landing_ok(b, u, h, "hex")):
+                b.log.add("S7.14", "land.stopped_hidden", "{unit_id} cannot land: an unseen enemy holds the hex.",
+                          unit_id=u["id"])
+                continue
             movement.landing_ok(b, u, h, f"{where}.hexes.{u['id']}")
             hexes = hexgrid.distance(u["climb_hex"], h)
             u["high_altitude"], u["climb_hex"] = False, None
@@ -161,8 +173,8 @@ class ActionRunner:
                 u["activations"] += 1
                 continue
             target = movement.advance_target(b, u)
-            path = paths[u["id"]]
             here = f"{where}.paths.{u['id']}"
+            path = self.unit_path(u, paths[u["id"]], here)
             if target is not None:
                 prev = u["position"]
                 for j, h in enumerate(path):
@@ -207,6 +219,8 @@ class ActionRunner:
                     raise bad(f"{where}.path", "a lone character leaves an engagement only against slower enemies")
         if source == "free" and path and not carry:
             raise bad(f"{where}.pa_source", "only an engage/withdraw toggle or a carry is free")
+        path = movement.fog_cut(b, c["side"], c["id"], path,
+                                lambda p: movement.fits(lambda: movement.check_character_path(b, c, p, f"{where}.path")))
         movement.check_character_path(b, c, path, f"{where}.path")
         final = path[-1] if path else c["position"]
         target = self.stack_target(c, action, final, where)
@@ -219,7 +233,7 @@ class ActionRunner:
         elif source == "personal":
             personal = max(0, c["personal_pa"] + sheets.pa_modifier(c["wound_state"]))
             if c["role"] != "champion" or c["personal_pa_spent"] + 1 > personal:
-                raise bad(f"{where}.pa_source", "no personal PA left for this character")
+                raise InvalidInput.keyed(f"{where}.pa_source", "refusal.personal_pa", "no personal PA left")
             c["personal_pa_spent"] += 1
             cost = command.log_cost(b.log, action["id"], command.MOVE_COST, [])
         if c["role"] == "champion" and cost:
@@ -272,6 +286,7 @@ class ActionRunner:
 
     def god_path(self, god: dict[str, Any], path: list, facing: int | None, where: str, action_id: str) -> None:
         b = self.b
+        path = self.unit_path(god, path, where)
         mp = movement.check_unit_path(b, god, path, where)
         start = hexgrid.copy(god["position"])
         movement.execute_path(b, god, path, facing, action_id, mp)
@@ -319,6 +334,11 @@ class ActionRunner:
             raise bad(f"{where}.contact", "a lurker may take its target in flank only when its side outnumbers it in that feature")
         if action["contact"] == "front" and not hexgrid.same(h, front):
             raise bad(f"{where}.hex", "a lurker is placed on its target's front hex")
+        if hexgrid.distance(h, target["position"]) == 1 and b.inside(h) and b.units_at(h) and not b.chars_at(h) and all(
+                fog.hidden_enemy_at([x], lurker["side"], h) for x in b.units_at(h)):
+            b.log.add("S7.14", "lurker.stopped_hidden", "{unit_id} stays in the pool: an unseen enemy holds the hex.",
+                      unit_id=lurker["id"])
+            return
         if hexgrid.distance(h, target["position"]) != 1 or not b.inside(h) or b.units_at(h) or b.chars_at(h) \
                 or movement.enter_cost(b, "Lu", "free", h) is None:
             raise bad(f"{where}.hex", "must be an empty, enterable hex adjacent to the target")

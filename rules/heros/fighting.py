@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.dice import D6
+from rules.errors import InvalidInput
 from rules.heros import bounds, combat, hexgrid, movement, sheets, wounds
 from rules.heros.movement import bad
 from rules.heros.state import Battle
@@ -425,7 +426,8 @@ class Fights:
                 raise bad(f"{where}.target_id", "must be a visible, unengaged enemy unit or lone character")
             for j, sid in enumerate(sh["shooters"]):
                 if hexgrid.distance(b.units[sid]["position"], tpos) > b.units[sid]["range"]:
-                    raise bad(f"{where}.shooters[{j}]", "the target is out of range")
+                    raise InvalidInput.keyed(f"{where}.shooters[{j}]", "refusal.range", "out of range ({range} hexes)",
+                                             range=b.units[sid]["range"])
             self.shot.update(sh["shooters"])
             if not shooters:
                 continue
@@ -449,10 +451,19 @@ class Fights:
         tid = effect["target_id"] or ""
         ref = b.combatant_ref(tid)
         tpos = b.position_of(tid)
-        if ref is None or b.side_of(tid) == caster_side or tpos is None \
-                or (ref[0] == "unit" and (ref[1]["hidden"] or not b.grounded(ref[1]))):
+        if ref is None or b.side_of(tid) == caster_side:
             raise bad(f"{where}.effect.target_id", "must be a visible enemy unit or lone character")
-        if hexgrid.distance(caster_pos, tpos) > effect["range"]:
+        gone = tpos is None or (ref[0] == "unit" and (ref[1]["hidden"] or not b.grounded(ref[1])))
+        far = not gone and hexgrid.distance(caster_pos, tpos) > effect["range"]
+        if (gone or far) and caster_side != b.active:
+            # the passive side aimed before the active side moved, without knowing its orders (S11.3):
+            # its spell finds nobody; the power points stay spent (S7.17)
+            b.log.add("S5.7", "spell.missed", "{spell_id} finds no target: {target_id} is out of its reach now.",
+                      spell_id=spell["id"], target_id=tid)
+            return
+        if gone:
+            raise bad(f"{where}.effect.target_id", "must be a visible enemy unit or lone character")
+        if far:
             raise bad(f"{where}.effect.target_id", "out of the spell's range")
         x = combat.combatant(None, "Spell", {"id": spell["id"], "factor": effect["factor"], "hex": {}})
         y = self.build(tid, spell["id"])

@@ -5,6 +5,8 @@ from __future__ import annotations
 # Axial steps of the six directions, also the values of ``facing`` (S3.1).
 STEPS: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 
+DIRECTION_OF = {step: d for d, step in enumerate(STEPS)}
+
 Hex = dict[str, int]
 
 
@@ -32,10 +34,9 @@ def neighbour(h: Hex, direction: int) -> Hex:
 
 def direction_to(a: Hex, b: Hex) -> int | None:
     """The direction ``d`` with ``neighbour(a, d) == b``, or ``None`` if not adjacent."""
-    for d in range(6):
-        if same(neighbour(a, d), b):
-            return d
-    return None
+    aq, ar = to_axial(a)
+    bq, br = to_axial(b)
+    return DIRECTION_OF.get((bq - aq, br - ar))
 
 
 def same(a: Hex | None, b: Hex | None) -> bool:
@@ -57,4 +58,17 @@ def copy(h: Hex | None) -> Hex | None:
 
 
 def neighbours(h: Hex) -> list[Hex]:
-    return [neighbour(h, d) for d in range(6)]
+    q, r = to_axial(h)
+    return [from_axial(q + dq, r + dr) for dq, dr in STEPS]
+
+
+def within(h: Hex, radius: int) -> list[Hex]:
+    """Every hex (of non-negative coordinates) at most ``radius`` away from ``h``, ``h`` included."""
+    return [{"col": col, "row": row}
+            for col in range(max(0, h["col"] - radius), h["col"] + radius + 1)
+            for row in range(max(0, h["row"] - radius - 1), h["row"] + radius + 2)
+            if distance(h, {"col": col, "row": row}) <= radius]
+
+
+def all_hexes(width: int, height: int) -> list[Hex]:
+    return [{"col": col, "row": row} for col in range(width) for row in range(height)]

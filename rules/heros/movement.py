@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.errors import InvalidInput
-from rules.heros import command, hexgrid, sheets
+from rules.heros import command, fog, hexgrid, sheets
 from rules.heros.state import Battle
 from rules.heros.tables import LIMITS_MARCH, MOVEMENT, NUMBERS
 
@@ -65,6 +65,37 @@ def near_enemy(b: Battle, side: str, h: hexgrid.Hex) -> bool:
 
 
 # -- path checking ------------------------------------------------------------------
+
+def fog_cut(b: Battle, side: str, mover_id: str, path: list[hexgrid.Hex], fits) -> list[hexgrid.Hex]:
+    """The path a mover really walks when an enemy hidden from its side stands on it.
+
+    The side declared the path from what it sees (S11.3), so an ambusher it
+    cannot see must not make the round invalid.  The spec names no rule for
+    walking into an unseen ambusher: the mover stops on the last hex before
+    it from which the path is still legal (possibly where it stands), and the
+    log says why; detection (S5.5.6) then reveals the ambusher.  ``fits(path)``
+    says whether a path passes the usual checks.  A path that passes, or that
+    meets no hidden enemy, is returned unchanged (and checked as usual).
+    """
+    stop = next((i for i, h in enumerate(path) if fog.hidden_enemy_at(b.s["units"], side, h)), None)
+    if stop is None or fits(path):
+        return path
+    cut = path[:stop]
+    while cut and not fits(cut):
+        cut = cut[:-1]
+    b.log.add("S7.14", "move.stopped_hidden", "{mover_id} stops after {steps} of {planned} steps: an unseen enemy stands in its way.",
+              mover_id=mover_id, steps=len(cut), planned=len(path))
+    return cut
+
+
+def fits(check) -> bool:
+    """Whether ``check()`` passes without an :class:`InvalidInput`."""
+    try:
+        check()
+    except InvalidInput:
+        return False
+    return True
+
 
 def check_unit_path(b: Battle, unit: dict[str, Any], path: list[hexgrid.Hex], where: str, *, free_allowance: bool = False) -> int:
     """Validate a unit's path (S5.5.4 path rules) and return its cost in movement points."""

@@ -7,18 +7,25 @@ anything is returned, so an invalid round changes nothing.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Optional
 
+from pydantic import Field, model_validator
 
+from rules.contract import Answer, is_flat, participant_key
 from rules.errors import InvalidInput
-from rules.heros import aftermath, bounds, command, hexgrid, movement, ruleset, sheets
+from rules.heros import aftermath, bounds, caps, command, hexgrid, movement, ruleset, sheets
 from rules.heros.actions import ActionRunner
 from rules.heros.declarations import Declarations
+from rules.heros.merge import is_answers, merge, with_defaults
 from rules.heros.fighting import Fights
 from rules.heros.movement import bad
 from rules.heros.state import Battle, StateModel, dump_state, normalise
 from rules.model import ClosedInput
+from rules.explain import Log
 from rules.registry import Context
+from rules.validate import parse
+
+AnswerMap = Annotated[dict[Annotated[str, Field(max_length=80)], Answer], Field(max_length=caps.PARTICIPANTS)]
 
 HEAL = {"unconscious": "serious", "serious": "light", "light": "malus"}
 DETECTION = 2
@@ -27,6 +34,43 @@ DETECTION = 2
 class ResolveRoundInput(ClosedInput):
     state: StateModel
     declarations: Declarations = Declarations()
+    answers: Optional[AnswerMap] = Field(None, description="Set from ``declarations`` when they come as "
+                                         "{participant key: answer}; merged by the engine (merge-declarations).")
+
+    @model_validator(mode="before")
+    @classmethod
+    def answers_apart(cls, data: Any) -> Any:
+        """Declarations given as answers are merged against the state, after it is validated."""
+        return split_answers(data)
+
+
+def split_answers(data: Any) -> Any:
+    """Move ``declarations`` written as ``{participant key: answer}`` to ``answers`` (see ``merge.is_answers``)."""
+    if isinstance(data, dict) and isinstance(data.get("declarations"), dict) and "answers" not in data:
+        declared = data["declarations"]
+        if is_answers(declared) or is_flat(declared):
+            data = {**data, "declarations": {}, "answers": declared if is_answers(declared) else {"": declared}}
+    return data
+
+
+def engine_declarations(state: dict[str, Any], declarations: Declarations, answers: dict | None,
+                        log: Log) -> tuple[dict[str, Any], list[str]]:
+    """The S9.13 declarations object, merged from answers when they came so, the defaults of those who
+    had to declare and did not added (``merge.with_defaults``); and these participants' keys."""
+    if answers is None:
+        return declarations.model_dump(by_alias=True), []
+    answers, applied = with_defaults(state, answers, log)
+    return validated(merge(state, answers).result), applied
+
+
+def validated(merged: dict[str, Any]) -> dict[str, Any]:
+    """Merged declarations checked against the S9.13 shapes; problems named by their ``declarations.`` path."""
+    try:
+        return parse(Declarations, merged).model_dump(by_alias=True)
+    except InvalidInput as exc:
+        fields = {f"declarations.{path}": text for path, text in exc.fields.items()}
+        said = {f"declarations.{path}": message for path, message in exc.messages.items()}
+        raise InvalidInput(str(exc), fields, said) from None
 
 
 def check_references(state: dict[str, Any]) -> None:
@@ -246,6 +290,12 @@ class Round:
         if corps is None or corps["side"] != side:
             raise bad(f"{where}.corps_id", "must be a corps of this side")
         problem = rally_problem(b, general, corps)
+        if problem and immediate:
+            # whether an immediate rally may be tried depends on this bound's dice (the capture and where it
+            # left the general), which no declaration can know: skipped, not an invalid declaration
+            b.log.add("S5.6", "rally.skipped", "The immediate rally of {corps_id} by {general_id} cannot be tried: {reason}.",
+                      corps_id=corps["id"], general_id=general["id"], reason=problem[1])
+            return
         if problem:
             field, text = problem
             raise bad(f"{where}.{'corps_id' if field.startswith('corps') or field == 'distance' else 'general_id'}", text)
@@ -265,16 +315,36 @@ class Round:
         # round still use the value stored at its start
         corps["rallied"], corps["rallied_at_loss"] = True, corps["ep_lost"]
         for j, mv in enumerate(r["moves"][: out["units_to_move"]]):
-            here = f"{where}.moves[{j}]"
             u = b.units.get(mv["unit_id"])
-            if u is None or u["corps_id"] != corps["id"] or not b.grounded(u):
-                raise bad(f"{here}.unit_id", "must be an active unit of the rallied corps")
-            saved = u["activations"]
-            u["activations"] = 0  # a rally move is not a march move
-            cost = movement.check_unit_path(b, u, mv["path"], f"{here}.path")
+            if u is None or u["corps_id"] != corps["id"]:
+                raise bad(f"{where}.moves[{j}].unit_id", "must be a unit of the rallied corps")
+            if not self.rally_move(u, side, mv, f"rally-{general['id']}"):
+                b.log.add("S5.6", "rally.move_skipped", "{unit_id} makes no rally move: its path no longer fits the ground.",
+                          unit_id=u["id"])
+
+    def rally_move(self, u: dict[str, Any], side: str, mv: dict[str, Any], action_id: str) -> bool:
+        """One rally move (free, not a march move); ``False`` when its path no longer fits.
+
+        Moves are declared before the bound, each side without the other's
+        orders; their paths are weighed in the state the rally finds (after the
+        actions, or after the combats for an immediate rally).  One that the
+        bound made impossible is not made (see ``docs/rules/heros.md``).
+        """
+        b = self.b
+        if not b.grounded(u):
+            return False
+        saved, u["activations"] = u["activations"], 0
+        try:
+            path = movement.fog_cut(b, side, u["id"], mv["path"],
+                                    lambda p: movement.fits(lambda: movement.check_unit_path(b, u, p, "path")))
+            if not movement.fits(lambda: movement.check_unit_path(b, u, path, "path")):
+                return False
+            cost = movement.check_unit_path(b, u, path, "path")
+        finally:
             u["activations"] = saved
-            movement.execute_path(b, u, mv["path"], mv["facing"], f"rally-{general['id']}", cost)
-            u["rally_moved"] = True
+        movement.execute_path(b, u, path, mv["facing"], action_id, cost)
+        u["rally_moved"] = True
+        return True
 
     # -- S5.7 magic -------------------------------------------------------------------
     def caster(self, cid: str, side: str, where: str) -> tuple[dict[str, Any], dict]:
@@ -367,9 +437,10 @@ def resolve_round(data: ResolveRoundInput, ctx: Context) -> dict:
     if data.state.status != "ongoing":
         raise InvalidInput.field("state.status", "the battle has ended")
     state = load_state(data.state)
+    declarations, applied = engine_declarations(state, data.declarations, data.answers, ctx.log)
     b = Battle(state, ctx.dice, ctx.log)
-    Round(b, data.declarations.model_dump(by_alias=True)).run()
-    return {"state": normalise(state), "events": b.events}
+    Round(b, declarations).run()
+    return {"state": normalise(state), "events": b.events, "defaults_applied": applied}
 
 
 

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 from pydantic import Field
 
 from rules.errors import InvalidInput
-from rules.heros import bounds, hexgrid, ruleset, sheets
+from rules.heros import bounds, caps, hexgrid, ruleset, sheets
 from rules.heros.entities import CharacterPlaced, Id, MapDef, UnitPlaced
 from rules.heros.sheet_ops import fill_character
 from rules.heros.state import HEX_DEFAULTS, Battle, Options, normalise
@@ -38,9 +38,9 @@ class NewBattleInput(ClosedInput):
     battle_id: Optional[Annotated[str, Field(max_length=120)]] = None
     map: MapDef
     sides: Annotated[list[SideDef], Field(min_length=2, max_length=2)]
-    corps: Annotated[list[CorpsDef], Field(min_length=2, max_length=60)]
-    units: Annotated[list[UnitPlaced], Field(max_length=600)]
-    characters: Annotated[list[CharacterPlaced], Field(max_length=300)]
+    corps: Annotated[list[CorpsDef], Field(min_length=2, max_length=caps.CORPS)]
+    units: Annotated[list[UnitPlaced], Field(max_length=caps.UNITS)]
+    characters: Annotated[list[CharacterPlaced], Field(max_length=caps.CHARACTERS)]
     first_side: Id
     max_turns: Optional[Annotated[int, Field(ge=1, le=99)]] = None
     options: Options = Options()

@@ -11,9 +11,10 @@ from typing import Annotated, Any, Literal, Optional
 
 from pydantic import Field
 
+from rules.contract import outcome
 from rules.dice import Dice
 from rules.explain import Log
-from rules.heros import hexgrid, sheets
+from rules.heros import caps, hexgrid, sheets
 from rules.heros.entities import BigEP, CharacterState, Id, MapDef, Small, UnitState
 from rules.model import Input
 
@@ -63,7 +64,7 @@ class Options(Input):
 
 
 class Pending(Input):
-    impetuous: Annotated[list[Id], Field(max_length=1000)] = []
+    impetuous: Annotated[list[Id], Field(max_length=caps.UNITS)] = []
 
 
 class StateModel(Input):
@@ -71,7 +72,7 @@ class StateModel(Input):
     schema_version: Literal[1] = 1
     battle_id: Optional[Annotated[str, Field(max_length=120)]] = None
     status: Literal["ongoing", "ended"]
-    result: Optional[dict[str, Any]] = None
+    result: Optional[Annotated[dict[str, Any], Field(max_length=20)]] = None
     turn: Annotated[int, Field(ge=1, le=200)]
     bound: Annotated[int, Field(ge=1, le=400)]
     active_side: Id
@@ -80,11 +81,11 @@ class StateModel(Input):
     options: Options = Options()
     map: MapDef
     sides: Annotated[list[SideState], Field(min_length=2, max_length=2)]
-    corps: Annotated[list[CorpsState], Field(min_length=2, max_length=60)]
-    units: Annotated[list[UnitState], Field(max_length=600)]
-    characters: Annotated[list[CharacterState], Field(max_length=300)]
-    engagements: Annotated[list[Engagement], Field(max_length=600)] = []
-    gods_pa: dict[Id, PA] = {}
+    corps: Annotated[list[CorpsState], Field(min_length=2, max_length=caps.CORPS)]
+    units: Annotated[list[UnitState], Field(max_length=caps.UNITS)]
+    characters: Annotated[list[CharacterState], Field(max_length=caps.CHARACTERS)]
+    engagements: Annotated[list[Engagement], Field(max_length=caps.ENGAGEMENTS)] = []
+    gods_pa: Annotated[dict[Id, PA], Field(max_length=caps.UNITS)] = {}
     pending: Pending = Pending()
 
 
@@ -94,14 +95,34 @@ def dump_state(model: StateModel) -> dict[str, Any]:
 
 
 def normalise(state: dict[str, Any]) -> dict[str, Any]:
-    """EP values as JSON integers when integral (S9.0)."""
+    """EP values as JSON integers when integral (S9.0); the battle room's ``outcome`` and ``strength``."""
     for item in state["units"] + state["characters"]:
         item["ep"] = sheets.num(item["ep"])
     for corps in state["corps"]:
         for key in ("ep_total", "ep_lost", "rallied_at_loss"):
             if corps[key] is not None:
                 corps[key] = sheets.num(corps[key])
+    state["outcome"] = outcome_of(state)
+    state["strength"] = strength_of(state)
     return state
+
+
+def outcome_of(state: dict[str, Any]) -> dict[str, Any]:
+    """Over once ``end-battle`` (or a broken army, S5.13) closed it; the winner of S5.15, a tie when none."""
+    result = state.get("result") or {}
+    if state["status"] != "ended":
+        return outcome(over=False, reason="outcome.ongoing")
+    winner = result.get("winner")
+    return outcome(over=True, winner=winner, tie=winner is None, reason=f"outcome.{result.get('reason', 'gm_decision')}")
+
+
+def strength_of(state: dict[str, Any]) -> dict[str, float]:
+    """Each side's morale points (EP) not yet lost, summed over its corps (S4.6): what the timeline charts."""
+    out: dict[str, float] = {s["id"]: 0 for s in state["sides"]}
+    for corps in state["corps"]:
+        if corps["side"] in out:
+            out[corps["side"]] += corps["ep_total"] - corps["ep_lost"]
+    return {side: sheets.num(value) for side, value in out.items()}
 
 
 class Battle:
@@ -158,11 +179,14 @@ class Battle:
         return self.on_map(unit) and not unit["high_altitude"]
 
     def units_at(self, h: hexgrid.Hex) -> list[dict[str, Any]]:
-        return [u for u in self.s["units"] if self.grounded(u) and hexgrid.same(u["position"], h)]
+        col, row = h["col"], h["row"]  # the cheap test first: this runs for every step of every path
+        return [u for u in self.s["units"] if (p := u["position"]) is not None and p["col"] == col and p["row"] == row
+                and self.grounded(u)]
 
     def chars_at(self, h: hexgrid.Hex) -> list[dict[str, Any]]:
-        return [c for c in self.s["characters"] if c["status"] == "active" and hexgrid.same(c["position"], h)
-                and not self.char_aloft(c)]
+        col, row = h["col"], h["row"]
+        return [c for c in self.s["characters"] if (p := c["position"]) is not None and p["col"] == col
+                and p["row"] == row and c["status"] == "active" and not self.char_aloft(c)]
 
     def lone_at(self, h: hexgrid.Hex) -> list[dict[str, Any]]:
         return [c for c in self.chars_at(h) if c["stacked_on"] is None]
@@ -287,3 +311,35 @@ class Battle:
                 for c in self.stacked_on(av):
                     self.move_character(c, to, hexes)
         self.normalise_ranks(start)
+
+
+class StillBattle(Battle):
+    """A battle state that is only read (declaration options): who stands where is indexed once.
+
+    The rule code asks "who is in this hex" for every step of every path it
+    weighs; on a state nothing changes, one index answers in constant time what
+    :class:`Battle` finds by scanning every unit.
+    """
+
+    def __init__(self, state: dict[str, Any], dice: Dice, log: Log):
+        super().__init__(state, dice, log)
+        self._units_at: dict[tuple, list] = {}
+        for u in state["units"]:
+            if self.grounded(u):
+                self._units_at.setdefault(hexgrid.key(u["position"]), []).append(u)
+        self._chars_at: dict[tuple, list] = {}
+        for c in state["characters"]:
+            if c["status"] == "active" and c["position"] is not None and not self.char_aloft(c):
+                self._chars_at.setdefault(hexgrid.key(c["position"]), []).append(c)
+        self._visible: dict[str, list] = {}
+
+    def units_at(self, h: hexgrid.Hex) -> list[dict[str, Any]]:
+        return list(self._units_at.get(hexgrid.key(h), ()))
+
+    def chars_at(self, h: hexgrid.Hex) -> list[dict[str, Any]]:
+        return list(self._chars_at.get(hexgrid.key(h), ()))
+
+    def visible_enemy_units(self, side: str) -> list[dict[str, Any]]:
+        if side not in self._visible:
+            self._visible[side] = super().visible_enemy_units(side)
+        return self._visible[side]

@@ -1,4 +1,4 @@
-"""JdRWiki "Combat de masse": the army as a meta-character (spec ``shared/rules/jdrwiki.md``).
+"""JdRWiki "Combat de masse": the army as a meta-character (spec ``docs/rules/jdrwiki.md``).
 
 An army is built like a d20 character from its commander and 15 evaluation
 criteria; corps fight with initiative points, opposed d20 rolls, advantage

@@ -214,7 +214,7 @@ def _log_roll(battle: Battle, cid: str, out: dict) -> None:
     battle.log.add("S4.14", "action.roll", "{corps} {action}: {roll} -> {attack} against {defense} ({mode}).",
                    corps=cid, action=out["action"], roll=out["roll"], attack=out["attack_total"],
                    defense=out["defense_total"], mode=out["defense_mode"])
-    key = "action.success" if out["success"] else "action.failure"
+    key = ("action.success" if out["success"] else "action.failure") + (".critical" if out["critical"] else "")
     battle.log.add("S4.14", key, "{corps} {action}: {result}{critical}.", corps=cid, action=out["action"],
                    result="success" if out["success"] else "failure", critical=" (critical)" if out["critical"] else "")
 

@@ -114,7 +114,8 @@ def validate(battle: Battle, decl: dict, path: str) -> None:
         if counter is not None and counter not in battle.enemies(cid):
             raise InvalidInput.field(f"{where}.defensive_counter", "must be an active enemy corps")
         if corps_decl["opportune"] is not None and "opportune_attack" not in battle.talents_of(cid):
-            raise InvalidInput.field(f"{where}.opportune", "needs the army talent opportune_attack (S7.7.3)")
+            raise InvalidInput.keyed(f"{where}.opportune", "refusal.needs_talent", "needs the army talent {talent} ({rule})",
+                                     talent="opportune_attack", rule="S7.7.3")
         cost, cap = spend(battle, cid, corps_decl, decl), spend_cap(battle, cid, corps_decl)
         pool = battle.corps(cid)["initiative"]
         if (corps_decl["actions"] or corps_decl["defensive_counter"]) and cost > min(cap, pool):
@@ -124,7 +125,8 @@ def validate(battle: Battle, decl: dict, path: str) -> None:
         army_decl = decl["armies"].get(army_id, {"heroism": []})
         total = used + sum(1 for h in army_decl["heroism"] if h["pool"] == "commander")
         if total > battle.state["armies"][army_id]["commander"]["heroism_points"]:
-            raise InvalidInput.field(f"{path}armies.{army_id}.heroism", "more heroism points than the commander has")
+            raise InvalidInput.keyed(f"{path}armies.{army_id}.heroism", "refusal.commander_heroism",
+                                     "more heroism points than the commander has")
     _validate_regroups(battle, decl, path)
 
 
@@ -133,11 +135,13 @@ def _validate_army(battle: Battle, army_id: str, army_decl: dict, decl: dict, wh
         raise InvalidInput.field(where, "unknown army")
     army = battle.state["armies"][army_id]
     if army_decl["ruthless"] is not None and "ruthless" not in army["talents"]:
-        raise InvalidInput.field(f"{where}.ruthless", "needs the army talent ruthless (S7.7.9)")
+        raise InvalidInput.keyed(f"{where}.ruthless", "refusal.needs_talent", "needs the army talent {talent} ({rule})",
+                                 talent="ruthless", rule="S7.7.9")
     for pool in ("commander", "army"):
         wanted = sum(1 for h in army_decl["heroism"] if h["pool"] == pool)
         if wanted > battle.heroism_pool(army_id, pool):
-            raise InvalidInput.field(f"{where}.heroism", f"more points than the {pool} pool holds (S7.5.3)")
+            raise InvalidInput.keyed(f"{where}.heroism", "refusal.pool_short", "more points than the {pool} pool holds "
+                                     "(S7.5.3)", pool=pool)
 
 
 def _validate_actions(battle: Battle, cid: str, corps_decl: dict, decl: dict, where: str) -> None:

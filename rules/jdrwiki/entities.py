@@ -16,6 +16,16 @@ from pydantic import Field, StringConstraints, create_model, field_validator
 from rules.jdrwiki import tables
 from rules.model import Input
 
+# Size caps (docs/rules/jdrwiki.md): about ten times the largest battle of the spec's examples (S9.0,
+# S10: 6 zones, 4 corps, 2 heroes), and small enough that every operation at the caps stays well within
+# the engine's time budget (tests/rules/jdrwiki/test_jdrwiki_caps.py).
+MAX_ZONES = 300
+MAX_NEIGHBOURS = 30
+MAX_ARMIES = 20
+MAX_CORPS = 60
+MAX_HEROES = 100
+MAX_EFFECTS = 40
+
 Id = Annotated[str, StringConstraints(min_length=1, max_length=40, pattern=r"^[^/]+$")]
 Name = Annotated[str, StringConstraints(max_length=200)]
 Rank = Annotated[int, Field(ge=0, le=20)]
@@ -95,7 +105,7 @@ class Army(ArmyDefinition):
 
 class Effect(Input):
     kind: Literal["skill", "attack_rolls", "charge", "pincer", "snare"]
-    skills: list[SkillId] | None = None  # type: ignore[valid-type]
+    skills: list[SkillId] | None = Field(default=None, max_length=20)  # type: ignore[valid-type]
     value: Small | None = None
     target: Id | None = None
     attack: Small | None = None
@@ -114,7 +124,7 @@ class Corps(Input):
     initiative: int = Field(ge=0, le=10_000)
     status: Literal["active", "destroyed", "fled", "merged"] = "active"
     total_melee_with: Id | None = None
-    effects: list[Effect] = Field(default_factory=list, max_length=500)
+    effects: list[Effect] = Field(default_factory=list, max_length=MAX_EFFECTS)
 
 
 class Hero(Input):
@@ -126,7 +136,7 @@ class Hero(Input):
     is_pc: bool = False
     race_power: int = Field(default=0, ge=0, le=40)
     is_commander: bool = False
-    bonuses: dict[BonusTarget, Small] = Field(default_factory=dict)  # type: ignore[valid-type]
+    bonuses: dict[BonusTarget, Small] = Field(default_factory=dict, max_length=20)  # type: ignore[valid-type]
     heroism_points: int = Field(default=0, ge=0, le=3)
     available_from_round: int = Field(default=1, ge=1, le=100_000)
     status: Literal["active", "out"] = "active"
@@ -152,12 +162,12 @@ class Terrain(Input):
 
 class Zone(Input):
     name: Name = ""
-    neighbors: list[Id] = Field(default_factory=list, max_length=200)
+    neighbors: list[Id] = Field(default_factory=list, max_length=MAX_NEIGHBOURS)
     terrain: Terrain = Field(default_factory=Terrain)
 
 
 class Map(Input):
-    zones: dict[Id, Zone] = Field(min_length=1, max_length=2000)
+    zones: dict[Id, Zone] = Field(min_length=1, max_length=MAX_ZONES)
 
 
 class Clock(Input):
@@ -174,9 +184,9 @@ class State(Input):
     conflict_started: bool = False
     clock: Clock = Field(default_factory=Clock)
     map: Map
-    armies: dict[Id, Army] = Field(min_length=1, max_length=50)
-    corps: dict[Id, Corps] = Field(min_length=1, max_length=500)
-    heroes: dict[Id, Hero] = Field(default_factory=dict, max_length=500)
+    armies: dict[Id, Army] = Field(min_length=1, max_length=MAX_ARMIES)
+    corps: dict[Id, Corps] = Field(min_length=1, max_length=MAX_CORPS)
+    heroes: dict[Id, Hero] = Field(default_factory=dict, max_length=MAX_HEROES)
     ended: bool = False
     winner: Side | None = None
 
@@ -189,7 +199,7 @@ class NewCorps(Input):
     zone: Id
     hp: int = Field(ge=1, le=10**12)
     advantage: BigInt = 0
-    heroes: list[Id] = Field(default_factory=list, max_length=50)
+    heroes: list[Id] = Field(default_factory=list, max_length=MAX_HEROES)
 
 
 class FallbackAction(Input):
@@ -258,8 +268,8 @@ class Opportune(Input):
 class CorpsDeclaration(Input):
     actions: list[Action] = Field(default_factory=list, max_length=3)
     allocation: Allocation | None = None
-    heroes: list[HeroIntervention] = Field(default_factory=list, max_length=50)
-    hero_transfers: list[HeroTransfer] = Field(default_factory=list, max_length=50)
+    heroes: list[HeroIntervention] = Field(default_factory=list, max_length=MAX_HEROES)
+    hero_transfers: list[HeroTransfer] = Field(default_factory=list, max_length=MAX_HEROES)
     defensive_counter: Id | None = None
     opportune: Opportune | None = None
     melee_characteristic: Characteristic | None = None
@@ -272,7 +282,7 @@ class HeroismSpend(Input):
 
 class ArmyDeclaration(Input):
     ruthless: bool | None = None
-    heroism: list[HeroismSpend] = Field(default_factory=list, max_length=1000)
+    heroism: list[HeroismSpend] = Field(default_factory=list, max_length=20)
     save_from_fatal: Literal["commander", "army"] | None = None
     withdraw: bool = False
 
@@ -297,19 +307,20 @@ class CommanderChange(Input):
 
 
 class GmDeclaration(Input):
-    weather: dict[Id, Annotated[int, Field(ge=0, le=tables.TERRAIN_MAX["weather"])]] = Field(default_factory=dict)
-    manual_modifiers: list[ManualModifier] = Field(default_factory=list, max_length=500)
-    adjustments: list[Adjustment] = Field(default_factory=list, max_length=500)
-    commander_changes: dict[Id, CommanderChange] = Field(default_factory=dict)
+    weather: dict[Id, Annotated[int, Field(ge=0, le=tables.TERRAIN_MAX["weather"])]] = Field(default_factory=dict,
+                                                                                          max_length=MAX_ZONES)
+    manual_modifiers: list[ManualModifier] = Field(default_factory=list, max_length=200)
+    adjustments: list[Adjustment] = Field(default_factory=list, max_length=200)
+    commander_changes: dict[Id, CommanderChange] = Field(default_factory=dict, max_length=MAX_ARMIES)
     conflict_started: bool | None = None
     end_battle: bool = False
 
 
 class Declarations(Input):
-    rerolls: list[Id] = Field(default_factory=list, max_length=500)
+    rerolls: list[Id] = Field(default_factory=list, max_length=MAX_CORPS)
     gm: GmDeclaration = Field(default_factory=GmDeclaration)
-    armies: dict[Id, ArmyDeclaration] = Field(default_factory=dict)
-    corps: dict[Id, CorpsDeclaration] = Field(default_factory=dict)
+    armies: dict[Id, ArmyDeclaration] = Field(default_factory=dict, max_length=MAX_ARMIES)
+    corps: dict[Id, CorpsDeclaration] = Field(default_factory=dict, max_length=MAX_CORPS)
 
     @field_validator("rerolls")
     @classmethod

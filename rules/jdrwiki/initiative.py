@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rules.dice import D20
 from rules.errors import InvalidInput
+from rules.explain import Listed
 from rules.jdrwiki import sheets
 from rules.jdrwiki.battle import Battle
 
@@ -40,7 +41,7 @@ def phase(battle: Battle, rerolls: list[str], path: str) -> list[str]:
         battle.change_advantage(cid, delta + rank, "S5.4.3", "re-roll")
     battle.state["phase"] = "declaration"
     order = battle.resolution_order()
-    battle.log.add("S5.4.4", "initiative.order", "Resolution order: {order}.", order=", ".join(order))
+    battle.log.add("S5.4.4", "initiative.order", "Resolution order: {order}.", order=Listed(order))
     return [c for c in order if c in rolling]
 
 

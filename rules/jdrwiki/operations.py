@@ -8,16 +8,19 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
+from rules.contract import GM, Known, Viewer, is_flat, participant_key
 from rules.dice import D4
 from rules.errors import InvalidInput
-from rules.jdrwiki import combat, damage, entities, initiative, options, setup, sheets, tables, terrain, visibility
+from rules.jdrwiki import (answers, checks, combat, damage, defaults, entities, initiative, options, room, setup,
+                           sheets, standing, tables, terrain, visibility)
 from rules.jdrwiki import round as round_
 from rules.jdrwiki import ruleset
 from rules.jdrwiki.advantage import allocate
 from rules.jdrwiki.battle import Battle, dump_state
 from rules.jdrwiki.entities import Id
+from rules.jdrwiki.names import names
 from rules.model import Input
 from rules.registry import Context
 
@@ -86,7 +89,7 @@ class TerrainInput(Input):
     map: entities.Map
     actor_zone: Id
     opponent_zone: Id | None = None
-    path: list[Id] | None = Field(default=None, max_length=200)
+    path: list[Id] | None = Field(default=None, max_length=entities.MAX_ZONES)
 
 
 @ruleset.operation("terrain-modifiers", TerrainInput, rolls=False,
@@ -226,7 +229,7 @@ def round_duration(data: RoundDurationInput, ctx: Context) -> dict:
 
 class RollInitiativeInput(Input):
     state: entities.State
-    rerolls: list[Id] = Field(default_factory=list, max_length=500)
+    rerolls: list[Id] = Field(default_factory=list, max_length=entities.MAX_CORPS)
 
 
 @ruleset.operation("roll-initiative", RollInitiativeInput, rolls=True,
@@ -288,7 +291,7 @@ class CorpsSetup(Input):
 class ArmySetup(entities.ArmyDefinition):
     id: Id
     side: entities.Side
-    corps: list[CorpsSetup] = Field(min_length=1, max_length=50)
+    corps: list[CorpsSetup] = Field(min_length=1, max_length=entities.MAX_CORPS)
 
 
 class NewBattleInput(Input):
@@ -296,8 +299,8 @@ class NewBattleInput(Input):
     start_time: entities.Time | None = None
     conflict_started: bool = False
     map: entities.Map
-    armies: list[ArmySetup] = Field(min_length=1, max_length=50)
-    heroes: list[entities.Hero] = Field(default_factory=list, max_length=500)
+    armies: list[ArmySetup] = Field(min_length=1, max_length=entities.MAX_ARMIES)
+    heroes: list[entities.Hero] = Field(default_factory=list, max_length=entities.MAX_HEROES)
 
 
 @ruleset.operation("new-battle", NewBattleInput, summary="Setup -> initial battle state (S5.2).", rolls=True)
@@ -316,6 +319,15 @@ class ResolveRoundInput(Input):
     state: entities.State
     declarations: entities.Declarations = Field(default_factory=entities.Declarations)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _answers(cls, data):
+        """The contract: ``declarations`` may come as answers (``{option path: value}``), merged here."""
+        if isinstance(data, dict) and isinstance(data.get("state"), dict) and isinstance(data.get("declarations"), dict):
+            if is_flat(data["declarations"]):
+                return {**data, "declarations": answers.declarations(data["state"], data["declarations"])}
+        return data
+
 
 @ruleset.operation("resolve-round", ResolveRoundInput, rolls=True,
                    summary="State + all declarations -> new state (S5.3–S5.15).")
@@ -324,10 +336,14 @@ def resolve_round(data: ResolveRoundInput, ctx: Context) -> dict:
         raise InvalidInput.field("state.ended", "the battle is over")
     battle = load(ctx, data.state)
     played = battle.round
-    result = round_.resolve(battle, data.declarations.model_dump(by_alias=True), "declarations.")
+    decl = data.declarations.model_dump(by_alias=True)
+    silent = defaults.silent_sides(battle, decl)
+    awaited = [participant_key("side", side) for side in silent if defaults.must_declare(battle, side)]
+    result = round_.resolve(battle, decl, "declarations.", silent=silent, must=awaited)
     return {"state": battle.export(), "outcomes": dict(sorted(battle.outcomes.items())),
             "summary": round_.summary(battle), "round_resolved": played, "resolution_order": result["order"],
-            "battle_over": battle.state["ended"], "winner": battle.state["winner"], "events": battle.events}
+            "battle_over": battle.state["ended"], "winner": battle.state["winner"], "events": battle.events,
+            "defaults_applied": battle.ctx.defaults_applied}
 
 
 # ---------------------------------------------------------------- S9.11
@@ -354,25 +370,42 @@ class Participant(Input):
 class DeclarationOptionsInput(Input):
     state: entities.State
     participant: Participant
+    viewer: Viewer | None = None
+    declarations: Known | None = None  # the draft the choices that depend on another field are computed from
 
 
 @ruleset.operation("declaration-options", DeclarationOptionsInput,
                    summary="What a participant may declare now, with the reason for anything forbidden.")
 def declaration_options(data: DeclarationOptionsInput, ctx: Context) -> dict:
+    """With a side ``viewer``, only that side's participants are answered: their choices are computed
+    from their own side's figures and the other side's public ones (positions, statuses, S11.3), so
+    nothing the viewer may not see changes them (``docs/rules/jdrwiki.md``)."""
     battle = load(ctx, data.state)
+    kind, pid = data.participant.kind, data.participant.id
+    viewer = room.check_viewer(data.viewer) if data.viewer is not None else None
+    if viewer not in (None, GM) and checks.side_of_participant(battle, kind, pid) != viewer:
+        raise InvalidInput.field("viewer", "a side sees only its own participants' options")
+    draft = None
+    if viewer is not None or data.declarations is not None:
+        draft = answers.declarations(battle.state, data.declarations)
     if battle.state["ended"]:
         must, found = False, []
     else:
-        must, found = options.options(battle, data.participant.kind, data.participant.id)
+        must, found = options.options(battle, kind, pid, draft)
     ctx.log.add("S5.5", "options.listed", "{count} declaration options for {kind} {id}.", count=len(found),
-                kind=data.participant.kind, id=data.participant.id)
-    return {"participant": data.participant.model_dump(), "round": battle.round, "phase": battle.state["phase"],
-            "must_declare": must, "options": found}
+                kind=kind, id=pid)
+    result = {"participant": data.participant.model_dump(), "round": battle.round, "phase": battle.state["phase"],
+              "must_declare": must, "options": found,
+              "names": room.seen_names(battle.export(), viewer or GM)}
+    if viewer is not None:
+        result["viewer"] = viewer
+    return result
 
 
 class VisibleStateInput(Input):
     state: entities.State
-    side: Literal["a", "b", "gm"]  # the GM sees everything (S11.3)
+    side: Literal["a", "b", "gm"] | None = None  # the GM sees everything (S11.3)
+    viewer: Viewer | None = None  # the contract's name for ``side``
     fog: bool = True
     declarations: entities.Declarations | None = None
 
@@ -380,11 +413,15 @@ class VisibleStateInput(Input):
 @ruleset.operation("visible-state", VisibleStateInput, rolls=False,
                    summary="The battle state as one side may see it (S11.3).")
 def visible_state(data: VisibleStateInput, ctx: Context) -> dict:
+    if data.viewer is None and data.side is None:
+        raise InvalidInput.field("viewer", 'required: "gm", "a" or "b"')
+    side = room.check_viewer(data.viewer, public=True) if data.viewer is not None else data.side
     state = load(ctx, data.state).export()
-    view, hidden = visibility.visible(state, data.side, data.fog, ctx.log)
-    result = {"state": view, "hidden": hidden}
+    view, hidden = visibility.visible(state, side, data.fog, ctx.log)
+    view["strength"] = standing.strength(view)  # figures the viewer may not see are not summed
+    result = {"state": view, "hidden": hidden, "names": names(view)}
     if data.declarations is not None:
-        public, secret = visibility.public_declarations(state, data.declarations.model_dump(by_alias=True), data.side)
+        public, secret = visibility.public_declarations(state, data.declarations.model_dump(by_alias=True), side)
         result["declarations"] = public
         result["hidden"] = hidden + secret
     return result

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 from rules.errors import InvalidInput
-from rules.jdrwiki import combat, damage, declare, initiative, tables
+from rules.explain import Listed
+from rules.jdrwiki import combat, damage, declare, defaults, initiative, tables
 from rules.jdrwiki.battle import Battle
 
 
 def start(battle: Battle, decl: dict, path: str, *, spend_points: bool = True,
-          roll_initiative: bool = True) -> tuple[list[str], list[str]]:
+          roll_initiative: bool = True, silent: list[str] = (), must: list[str] = ()) -> tuple[list[str], list[str]]:
     """R1–R3; returns the ids that rolled initiative and the resolution order.
 
     S5.4.4: the order is fixed right after the initiative phase; spending and
-    the GM's adjustments of this round do not change it.
+    the GM's adjustments of this round do not change it.  ``silent`` sides
+    declared nothing and get their defaults once the advantage they must
+    allocate is known (:mod:`rules.jdrwiki.defaults`); ``must`` are the keys of
+    those the round waited for, listed in ``battle.ctx.defaults_applied`` too.
     """
     declare.gm_modifiers(battle, decl["gm"], f"{path}gm.")
     rolled: list[str] = []
@@ -22,15 +26,19 @@ def start(battle: Battle, decl: dict, path: str, *, spend_points: bool = True,
         rolled = initiative.phase(battle, decl["rerolls"], f"{path}rerolls")
     order = battle.resolution_order()
     declare.apply_gm(battle, decl["gm"], f"{path}gm.", adjustments=spend_points)
+    battle.ctx.defaults_applied = sorted(set(must) | set(defaults.fill(battle, decl, list(silent))))
+    for key in battle.ctx.defaults_applied:
+        battle.log.add("S5.5.2", "defaults.applied", "{participant} declared nothing: default orders.",
+                       participant=key)
     declare.validate(battle, decl, path)
     declare.apply(battle, decl, path, spend_points=spend_points)
     return rolled, [c for c in order if battle.active(c)]
 
 
-def resolve(battle: Battle, decl: dict, path: str) -> dict:
+def resolve(battle: Battle, decl: dict, path: str, silent: list[str] = (), must: list[str] = ()) -> dict:
     """R1–R7 (S5.3)."""
-    rolled, order = start(battle, decl, path)
-    battle.log.add("S5.4.4", "initiative.order", "Resolution order: {order}.", order=", ".join(order))
+    rolled, order = start(battle, decl, path, silent=silent, must=must)
+    battle.log.add("S5.4.4", "initiative.order", "Resolution order: {order}.", order=Listed(order))
     counters = Counters(battle, decl)
     # R4: every move first, corps by corps (S5.8)
     for cid in order:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 
 from rules.explain import Log
+from rules.jdrwiki.battle import plain_copy
 
 ENEMY_ARMY_KEPT = ("id", "name", "side", "status", "ruthless")
 ENEMY_CORPS_HIDDEN = ("advantage", "initiative")
@@ -26,7 +27,7 @@ HIDDEN_ARMY_FIELDS = ("heroism", "save_from_fatal")
 
 def visible(state: dict, side: str, fog: bool, log: Log) -> tuple[dict, list[str]]:
     """The filtered state and the JSON paths removed, sorted."""
-    view = copy.deepcopy(state)
+    view = plain_copy(state)
     hidden: list[str] = []
     enemy_armies = {a for a, army in view["armies"].items() if side != "gm" and army["side"] != side}
     for army_id in sorted(enemy_armies):

@@ -1,4 +1,4 @@
-"""7th Sea (1st edition) mass combat: the rules engine of ``shared/rules/seventh_sea.md``.
+"""7th Sea (1st edition) mass combat: the rules engine of ``docs/rules/seventh_sea.md``.
 
 The battle is one opposed roll-and-keep roll per round between the generals,
 then one personal roll per hero on the six-column table, with heroic
@@ -6,8 +6,11 @@ opportunities feeding back into the generals' rolls.  Modules by concern:
 ``tables`` (S6 data), ``entities`` (S3 models), ``sheets`` (S9.1–S9.2),
 ``preparation`` (S9.3), ``general`` (S9.4), ``personal`` (S9.5), ``damage``
 (S9.6), ``volley`` (S9.7), ``opportunities`` (S9.8–S9.9), ``battle``
-(S9.10, S9.12), ``round`` (S9.11), and for the web layer ``options``
-(``declaration-options``) and ``visibility`` (``visible-state``).
+(S9.10, S9.12), ``round`` (S9.11), and for the battle room (``docs/rules/seventh_sea.md``)
+``participants`` (``round-participants``), ``options`` (``declaration-options``),
+``answers`` (``merge-declarations``), ``checks`` (``check-declaration``),
+``visibility`` (``visible-state``, ``visible-round``) and ``standing``
+(``outcome`` and ``strength``).
 """
 
 from rules.registry import Ruleset
@@ -21,11 +24,14 @@ ruleset = Ruleset(
 )
 
 from rules.seventh_sea import (  # noqa: E402  (modules register their operations on ``ruleset``)
+    answers,
     battle,
+    checks,
     damage,
     general,
     opportunities,
     options,
+    participants,
     personal,
     preparation,
     round,
@@ -34,5 +40,5 @@ from rules.seventh_sea import (  # noqa: E402  (modules register their operation
     volley,
 )
 
-__all__ = ["ruleset", "battle", "damage", "general", "opportunities", "options", "personal", "preparation",
-           "round", "sheets", "visibility", "volley"]
+__all__ = ["ruleset", "answers", "battle", "checks", "damage", "general", "opportunities", "options", "participants",
+           "personal", "preparation", "round", "sheets", "visibility", "volley"]

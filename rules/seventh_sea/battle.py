@@ -16,6 +16,7 @@ from rules.seventh_sea.effects import has
 from rules.seventh_sea.entities import (Hero, Options, Side, Sides, State, check_unique_ids, hero_dict, log_defaults,
                                         side_dict, state_dict)
 from rules.seventh_sea.preparation import prepare
+from rules.seventh_sea.standing import standing
 
 LOOT_MODIFIER = tables.opportunity("wounded_porte_mage")["aftermath"]["if_conscious"]["roll_modifier"]
 
@@ -51,7 +52,7 @@ def new_battle(data: NewBattleInput, ctx: Context) -> dict:
              "attacker": data.attacker, "finished": False, "winner": None, "aftermath_applied": False,
              "sides": sides, "heroes": heroes, "history": []}
     say(ctx.log, "S4.7", "battle.attacker", attacker=data.attacker)
-    return {"state": state, "preparation": preparation}
+    return {"state": standing(state), "preparation": preparation}
 
 
 def load_state(model: State, path: str = "state") -> dict:
@@ -98,4 +99,4 @@ def end_battle(data: EndBattleInput, ctx: Context) -> dict:
             reward = {"type": "porte_mage_loot", "hero_id": hero["id"], "roll_modifier": LOOT_MODIFIER}
             rewards.append(reward)
             say(ctx.log, "S7.4.13", "aftermath.reward", **{k: reward[k] for k in ("hero_id", "roll_modifier")})
-    return {"winner": winner, "heroes": report, "rewards": rewards, "state": new}
+    return {"winner": winner, "heroes": report, "rewards": rewards, "state": standing(new)}

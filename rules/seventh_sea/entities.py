@@ -19,7 +19,7 @@ from rules.model import Input
 from rules.seventh_sea.messages import say
 from rules.seventh_sea import tables
 
-Id = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,31}$")]
+Id = Annotated[str, Field(max_length=32, pattern=r"^[a-z][a-z0-9_]{0,31}$")]
 Side = Literal[tables.SIDES]
 Engagement = Literal[tables.ENGAGEMENTS]
 Situation = Literal[tables.SITUATIONS]
@@ -239,8 +239,8 @@ class StateSides(Input):
 class HistoryEntry(Input):
     round: Annotated[int, Field(ge=1, le=100_000)]
     attacker: Side
-    strategies: dict[Side, Strategy]
-    totals: dict[Side, Annotated[int, Field(ge=-TRACKED_MAX, le=TRACKED_MAX)]]
+    strategies: Annotated[dict[Side, Strategy], Field(max_length=2)]
+    totals: Annotated[dict[Side, Annotated[int, Field(ge=-TRACKED_MAX, le=TRACKED_MAX)]], Field(max_length=2)]
     round_winner: Side | None
 
 

@@ -6,11 +6,10 @@ from typing import Annotated
 
 from pydantic import Field
 
-from rules.errors import InvalidInput
 from rules.explain import Log
 from rules.model import Input
 from rules.registry import Context
-from rules.seventh_sea.messages import say
+from rules.seventh_sea.messages import Refusal, say
 from rules.seventh_sea import ruleset, tables
 from rules.seventh_sea.entities import General, Modifier, Side, Strategy, Terrain, Fortification, Troops, log_defaults
 from rules.seventh_sea.rolls import roll_keep
@@ -26,8 +25,10 @@ def component(log: Log, rule: str, side: str, name: str, value: int) -> None:
 def check_spent(spent: int, available: int, path: str) -> None:
     """S7.2: a commander cannot spend more free raises than the army's pool."""
     if spent > available:
-        raise InvalidInput.field(path, f"{spent} free raises spent but only {available} in the pool",
-                                 f"Invalid value for {path}: only {available} free raise(s) left (S7.2).")
+        raise Refusal(path, f"{spent} free raises spent but only {available} in the pool", "S7.2",
+                      "refusal.free_raises_spent",
+                      f"Invalid value for {path}: only {available} free raise(s) left (S7.2).", spent=spent,
+                      available=available)
 
 
 def hero_impact(side: dict) -> int:

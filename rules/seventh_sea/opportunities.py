@@ -12,10 +12,9 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from rules.errors import InvalidInput
 from rules.model import Input
 from rules.registry import Context
-from rules.seventh_sea.messages import say
+from rules.seventh_sea.messages import Refusal, say
 from rules.seventh_sea import ruleset, tables
 from rules.seventh_sea.effects import all_rolls_modifier, dice_penalty
 from rules.seventh_sea.entities import (Engagement, Hero, Knack, OpportunityType, Trait, effect_dict, hero_dict,
@@ -34,6 +33,11 @@ def _default(kind: str, name: str) -> Any:
     return tables.opportunity_input(kind, name)["default"]
 
 
+Tn = Annotated[int, Field(ge=5, le=100)]
+Loss = Annotated[int, Field(ge=0, le=50)]
+OpponentId = Annotated[str, Field(min_length=1, max_length=80)]
+
+
 class OpportunityDecl(Input):
     """S9.8 ``opportunity``: the GM's choice and inputs, the player's answer and inputs."""
 
@@ -41,13 +45,12 @@ class OpportunityDecl(Input):
     accept: bool
     attack_trait: Trait | None = None
     attack_knack: Knack | None = None
-    tn: Annotated[int, Field(ge=5, le=100)] = _default("easy_shot", "tn")
+    tn: Tn = _default("easy_shot", "tn")
     captured: bool | None = None
     duel_won: bool | None = None
-    opponent_id: Annotated[str, Field(min_length=1, max_length=80)] | None = None
-    refusal_reputation_loss: Annotated[int, Field(ge=0, le=50)] = _default("prepare_to_die",
-                                                                          "refusal_reputation_loss")
-    tn_to_be_hit: Annotated[int, Field(ge=5, le=100)] | None = None
+    opponent_id: OpponentId | None = None
+    refusal_reputation_loss: Loss = _default("prepare_to_die", "refusal_reputation_loss")
+    tn_to_be_hit: Tn | None = None
 
 
 def required_if_accepted(kind: str) -> list[str]:
@@ -57,34 +60,37 @@ def required_if_accepted(kind: str) -> list[str]:
             if field.get("required_if_accepted") or ("default" not in field and field.get("required", True))]
 
 
-def refusal(hero: dict, kind: str) -> tuple[str, str] | None:
-    """Why ``hero`` may not be offered ``kind`` at all (S7.3.3), as ``(reason, rule)``; ``None`` if he may."""
+def refusal(hero: dict, kind: str) -> tuple[str, str, str, dict] | None:
+    """Why ``hero`` may not be offered ``kind`` at all (S7.3.3), as ``(reason, rule, message key, params)``;
+    ``None`` if he may.  The key's sentence is the reason as a sentence of its own."""
     if hero["status"] != "active":
-        return "an unconscious hero is offered no opportunity", "H16"
+        return "an unconscious hero is offered no opportunity", "H16", "refusal.opportunity.unconscious", {}
     if any(running(effect) for effect in hero["effects"]):
-        return "the hero already holds a running opportunity", "H16"
+        return "the hero already holds a running opportunity", "H16", "refusal.opportunity.running", {}
     if any(effect["type"] == kind for effect in hero["effects"]):
-        return f"the hero already holds a {kind} effect", "S3.6"
+        return f"the hero already holds a {kind} effect", "S3.6", "refusal.opportunity.held", {"type": kind}
     prerequisite = tables.opportunity(kind).get("prerequisite") or {}
     if prerequisite.get("commission") == "not_none" and hero["commission"] == "none":
-        return "it needs a commission of Sergeant or higher", "S7.4.12"
+        return "it needs a commission of Sergeant or higher", "S7.4.12", "refusal.opportunity.commission", {}
     if kind in NEEDS_LAST_ENGAGEMENT and hero["last_engagement"] is None:
-        return "it needs the engagement of the round that offered it, and the hero did not fight", "S7.3"
+        return ("it needs the engagement of the round that offered it, and the hero did not fight", "S7.3",
+                "refusal.opportunity.last_engagement", {})
     return None
 
 
 def validate(hero: dict, decl: OpportunityDecl, path: str, *, pending_required: bool) -> None:
     """S7.3.3, whether accepted or not; ``path`` is the JSON path of the ``opportunity`` object."""
     if pending_required and not hero["opportunity_pending"]:
-        raise InvalidInput.field(path, "this hero has no heroic opportunity offered (S7.3)")
+        raise Refusal(path, "this hero has no heroic opportunity offered (S7.3)", "S7.3", "refusal.no_offer")
     problem = refusal(hero, decl.type)
     if problem:
-        reason, rule = problem
-        raise InvalidInput.field(f"{path}.type", f"{reason} ({rule})")
+        reason, rule, key, params = problem
+        raise Refusal(f"{path}.type", f"{reason} ({rule})", rule, key, **params)
     if decl.accept:
         for name in required_if_accepted(decl.type):
             if getattr(decl, name) is None:
-                raise InvalidInput.field(f"{path}.{name}", f"required when a {decl.type} is accepted")
+                raise Refusal(f"{path}.{name}", f"required when a {decl.type} is accepted", "S7.3",
+                              "refusal.required_if_accepted", type=decl.type)
 
 
 def one_level_back(level: str) -> str:

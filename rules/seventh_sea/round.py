@@ -11,32 +11,34 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any, ClassVar
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from rules.dice import Dice
-from rules.errors import InvalidInput
 from rules.model import Input
 from rules.registry import Context
 from rules.seventh_sea import ruleset, tables
+from rules.seventh_sea.answers import engine_object
 from rules.seventh_sea.battle import load_state
 from rules.seventh_sea.damage import apply_damage, wound
+from rules.seventh_sea.defaults import DEFAULT_STRATEGY, default_engagement
 from rules.seventh_sea.effects import REST, forced_engagement
 from rules.seventh_sea.entities import (ROUND_LIMIT, Engagement, Fortification, Id, Modifier, State, Status, Strategy,
                                         TerrainUpdate, Troops, log_defaults, unconscious_at)
 from rules.seventh_sea.entities import running as running_effect
-from rules.seventh_sea.messages import say
+from rules.seventh_sea.messages import Refusal, say
 from rules.seventh_sea.general import check_spent, opposed_roll
 from rules.seventh_sea.opportunities import OpportunityDecl, advance, remove_effects, start, validate
 from rules.seventh_sea.personal import personal_roll
+from rules.seventh_sea.standing import WIN_STREAK, standing
 from rules.seventh_sea.volley import fire, salvo_of, share, wounds_from_hits
 
-WIN_STREAK = 3  # S5.5: three consecutive round wins end the battle
 NpcCount = Annotated[int, Field(ge=0, le=50)]
 
 
 class SideDecl(Input):
-    silent_defaults: ClassVar[set[str]] = {"troops", "fortification_level", "terrain"}  # absent = unchanged
-    strategy: Strategy
+    # absent = unchanged; a missing strategy gets the default orders (logged as ``defaults.applied``)
+    silent_defaults: ClassVar[set[str]] = {"troops", "fortification_level", "terrain", "strategy"}
+    strategy: Strategy | None = None
     free_raises_spent: Annotated[int, Field(ge=0, le=1000)] = 0
     gm_modifier: Modifier = 0
     troops: Troops | None = None
@@ -47,8 +49,9 @@ class SideDecl(Input):
 
 
 class SidesDecl(Input):
-    a: SideDecl
-    b: SideDecl
+    silent_defaults: ClassVar[set[str]] = {"a", "b"}  # a side that declared nothing gets the default orders
+    a: SideDecl = Field(default_factory=SideDecl)
+    b: SideDecl = Field(default_factory=SideDecl)
 
 
 class HeroDecl(Input):
@@ -69,14 +72,36 @@ class Adjustment(Input):
 
 
 class Declarations(Input):
-    sides: SidesDecl
+    silent_defaults: ClassVar[set[str]] = {"sides"}
+    sides: SidesDecl = Field(default_factory=SidesDecl)
     heroes: Annotated[dict[str, HeroDecl], Field(max_length=30)] = {}
     adjustments: Annotated[list[Adjustment], Field(max_length=100)] = []
 
 
 class ResolveRoundInput(Input):
     state: State
-    declarations: Declarations
+    declarations: Declarations = Field(default_factory=Declarations)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _answers(cls, data: Any) -> Any:
+        """Declarations written as merged answers (``{option path: value}``) become the engine's object."""
+        if isinstance(data, dict) and isinstance(data.get("declarations"), dict):
+            data = {**data, "declarations": engine_object(data["declarations"])}
+        return data
+
+
+def side_defaults(log, decl: Declarations) -> list[str]:
+    """A side whose commander declared no strategy gets the default orders (``docs/rules/seventh_sea.md``)."""
+    applied = []
+    for letter in tables.SIDES:
+        given = getattr(decl.sides, letter)
+        if given.strategy is None:
+            given.strategy = DEFAULT_STRATEGY
+            applied.append(f"side:{letter}")
+            say(log, "S5.3", "defaults.applied", participant=f"side:{letter}",
+                orders={f"sides.{letter}.strategy": DEFAULT_STRATEGY}, default=DEFAULT_STRATEGY)
+    return applied
 
 
 def adjust(ctx: Context, hero: dict, adjustment: Adjustment, path: str) -> tuple[bool, list[dict]]:
@@ -91,8 +116,10 @@ def adjust(ctx: Context, hero: dict, adjustment: Adjustment, path: str) -> tuple
         ended += remove_effects(ctx, hero, "completed")
     if adjustment.status == "active" and not was_active:
         if hero["dramatic_wounds"] >= unconscious_at(hero):
-            raise InvalidInput.field(f"{path}.status", f"{hero['id']} has {hero['dramatic_wounds']} dramatic "
-                                     f"wounds: cannot be active below {unconscious_at(hero)} (S7.9)")
+            raise Refusal(f"{path}.status", f"{hero['id']} has {hero['dramatic_wounds']} dramatic wounds: cannot "
+                          f"be active below {unconscious_at(hero)} (S7.9)", "S7.9", "refusal.revival",
+                          hero_id=hero["id"], dramatic_wounds=hero["dramatic_wounds"],
+                          unconscious_at=unconscious_at(hero))
         hero["status"] = "active"
     if adjustment.status == "unconscious" or hero["dramatic_wounds"] >= unconscious_at(hero):
         hero["status"] = "unconscious"
@@ -111,7 +138,11 @@ class Round:
 
     def __init__(self, ctx: Context, state: dict, decl: Declarations):
         self.ctx, self.log = ctx, ctx.log
-        self.state = json.loads(json.dumps(state))  # a private copy (plain JSON data: faster than deepcopy)
+        # A private copy (plain JSON data: faster than deepcopy); past history entries are never changed (R9
+        # only appends one), so the history list is copied but its thousands of entries are shared.
+        history = state["history"]
+        self.state = json.loads(json.dumps({**state, "history": []}))
+        self.state["history"] = list(history)
         self.decl = decl
         self.k = state["round"] + 1
         self.heroes = {hero["id"]: hero for hero in self.state["heroes"]}
@@ -125,6 +156,7 @@ class Round:
         self.rows: dict[str, dict] = {hero_id: self._blank_row() for hero_id in self.heroes}
         self.started_reputation = {hero_id: 0 for hero_id in self.heroes}
         self.start_status = {hero_id: hero["status"] for hero_id, hero in self.heroes.items()}
+        self.defaults_applied: list[str] = []   # heroes given the default engagement at R1
 
     @staticmethod
     def _blank_row() -> dict:
@@ -186,7 +218,8 @@ class Round:
         path = f"declarations.adjustments[{index}]"
         hero = self.heroes.get(adjustment.hero_id)
         if hero is None:
-            raise InvalidInput.field(f"{path}.hero_id", f"no hero {adjustment.hero_id!r} in this battle")
+            raise Refusal(f"{path}.hero_id", f"no hero {adjustment.hero_id!r} in this battle", "S7.9",
+                          "refusal.no_such_hero", hero_id=adjustment.hero_id)
         fell, ended = adjust(self.ctx, hero, adjustment, path)
         self.record_ended(hero, ended)
         if fell:
@@ -202,11 +235,14 @@ class Round:
             path = f"declarations.heroes.{hero_id}"
             hero = self.heroes.get(hero_id)
             if hero is None:
-                raise InvalidInput.field(path, f"no hero {hero_id!r} in this battle")
+                raise Refusal(path, f"no hero {hero_id!r} in this battle", "S9.11", "refusal.no_such_hero",
+                              hero_id=hero_id)
             if hero["status"] != "active" and hero_id not in self.taken_out:
-                raise InvalidInput.field(path, "this hero is unconscious: only GM adjustments concern him")
+                raise Refusal(path, "this hero is unconscious: only GM adjustments concern him", "S9.11",
+                              "refusal.unconscious_hero")
             if decl.opportunity is not None and hero["status"] == "active" and not hero["opportunity_pending"]:
-                raise InvalidInput.field(f"{path}.opportunity", "this hero has no heroic opportunity offered (S7.3)")
+                raise Refusal(f"{path}.opportunity", "this hero has no heroic opportunity offered (S7.3)", "S7.3",
+                              "refusal.no_offer")
 
     def _opportunity(self, hero: dict) -> None:
         decl = self.hero_decl(hero["id"]).opportunity
@@ -225,7 +261,8 @@ class Round:
             opponent = self.heroes.get(decl.opponent_id)
             if (opponent is None or opponent["side"] == hero["side"]
                     or self.start_status[opponent["id"]] != "active"):
-                raise InvalidInput.field(f"{path}.opponent_id", "must name an active hero of the other side")
+                raise Refusal(f"{path}.opponent_id", "must name an active hero of the other side", "S7.4.9",
+                              "refusal.opponent")
         held = [effect["type"] for effect in hero["effects"]]
         result = start(self.ctx, hero, decl, f"easy_shot:{hero['id']}")
         self.opportunities[hero["id"]] = result
@@ -256,7 +293,8 @@ class Round:
             forced, by = forced_engagement(hero["effects"])
             if forced == REST:
                 if decl.help_general:
-                    raise InvalidInput.field(f"{path}.help_general", "a resting hero cannot help the general (S7.1)")
+                    raise Refusal(f"{path}.help_general", "a resting hero cannot help the general (S7.1)", "S7.1",
+                                  "refusal.help_resting")
                 self.forced_by[hero_id] = by
                 say(self.log, "S7.4.1", "engagement.rest", hero_id=hero_id, by=by)
                 continue
@@ -265,8 +303,10 @@ class Round:
                 self.forced_by[hero_id] = by
                 say(self.log, "S4.12", "engagement.forced", hero_id=hero_id, engagement=forced, by=by)
             elif decl.engagement is None:
-                raise InvalidInput.field(f"{path}.engagement", "required: this hero fights and nothing imposes "
-                                         "his engagement (H35)")
+                engagement = default_engagement(hero)
+                self.defaults_applied.append(f"hero:{hero_id}")
+                say(self.log, "S5.4", "defaults.applied", participant=f"hero:{hero_id}",
+                    orders={f"heroes.{hero_id}.engagement": engagement}, default=engagement)
             else:
                 engagement = decl.engagement
                 say(self.log, "S5.4", "engagement.declared", hero_id=hero_id, engagement=engagement)
@@ -432,7 +472,8 @@ class Round:
         self.r7(volley_hits)
         self.r8()
         self.r9(general)
-        return {"state": self.state, "report": self._report(attacker, general), "events": self.events}
+        return {"state": standing(self.state), "report": self._report(attacker, general), "events": self.events,
+                "defaults_applied": self.defaults_applied}
 
     def _report(self, attacker: str, general: dict) -> dict:
         heroes = {}
@@ -459,9 +500,10 @@ class Round:
 def check_round(state: dict, decl: Declarations) -> None:
     """Everything that refuses a round before any die: finished battle, free raises, declarations."""
     if state["finished"]:
-        raise InvalidInput.field("state.finished", "the battle is over: no further round (S5.5)")
+        raise Refusal("state.finished", "the battle is over: no further round (S5.5)", "S5.5", "refusal.finished")
     if state["round"] >= ROUND_LIMIT:
-        raise InvalidInput.field("state.round", f"the round limit ({ROUND_LIMIT}) is reached")
+        raise Refusal("state.round", f"the round limit ({ROUND_LIMIT}) is reached", "S3.7", "refusal.round_limit",
+                      limit=ROUND_LIMIT)
     for letter in tables.SIDES:
         check_spent(getattr(decl.sides, letter).free_raises_spent, state["sides"][letter]["free_raises"],
                     f"declarations.sides.{letter}.free_raises_spent")
@@ -473,6 +515,8 @@ def check_round(state: dict, decl: Declarations) -> None:
                            "rolls, damage, volleys, effects, offers, bookkeeping (S5.4).")
 def resolve_round(data: ResolveRoundInput, ctx: Context) -> dict:
     state = load_state(data.state)
+    sides = side_defaults(ctx.log, data.declarations)
     check_round(state, data.declarations)
     log_defaults(ctx.log, data.declarations, "declarations")
-    return Round(ctx, state, data.declarations).run()
+    out = Round(ctx, state, data.declarations).run()
+    return {**out, "defaults_applied": sides + out["defaults_applied"]}

@@ -1,6 +1,6 @@
 """SYNAPSE "Le combat de masse": the mass-combat engine of the SYNAPSE RPG.
 
-Spec: ``shared/rules/synapse.md``.  The modules imported at the bottom
+Spec: ``docs/rules/synapse.md``.  The modules imported at the bottom
 register the operations of S9 (and the web layer's ``declaration-options``
 and ``visible-state``) on :data:`ruleset`.
 """
@@ -17,12 +17,16 @@ ruleset = Ruleset(
 
 from rules.synapse import (  # noqa: E402  (the operations register themselves on ruleset)
     aftermath,
+    answers,
     army,
+    checking,
     combat,
     casualties,
     command,
     experience,
     options,
+    participants,
+    reading,
     round,
     scale,
     setup,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import Field
 
 from rules.errors import InvalidInput
@@ -10,7 +12,8 @@ from rules.registry import Context
 from rules.synapse import ruleset
 from rules.synapse.casualties import character_wounds, distribute
 from rules.synapse.entities import Result
-from rules.synapse.state import load_state, ordered
+from rules.synapse.standing import stamp
+from rules.synapse.state import MAX_UNITS, StateIn, load_state, ordered
 from rules.synapse.tables import experience_row
 
 SIDES = ("A", "B")
@@ -21,23 +24,33 @@ class SideResults(Input):
     B: Result | None = None
 
 
+PerUnit = Annotated[dict[Annotated[str, Field(max_length=80)], Annotated[int, Field(ge=0, le=10**9)]],
+                    Field(max_length=MAX_UNITS)]
+
+
 class EndBattleInput(Input):
-    state: dict
+    state: StateIn
     winner: str | None = Field(None, pattern="^(A|B|none)$")
     results: SideResults = Field(default_factory=SideResults)
-    xp: dict[str, dict[str, int]] = Field(default_factory=dict)
-    killed: dict[str, dict[str, int]] = Field(default_factory=dict)
+    xp: dict[Annotated[str, Field(max_length=8)], PerUnit] = Field(default_factory=dict, max_length=2)
+    killed: dict[Annotated[str, Field(max_length=8)], PerUnit] = Field(default_factory=dict, max_length=2)
+
+
+def closed(state: dict, winner: str | None) -> dict:
+    """The state the battle ends in: over, with the winner retained (the GM's, if overridden)."""
+    if state["status"] != "over":
+        state.update(status="over", end_reason="gm")
+    state["winner"] = winner
+    return stamp(state)
 
 
 def _check_side_map(name: str, value: dict[str, dict[str, int]], state: dict) -> None:
     for side, per_unit in value.items():
         if side not in SIDES:
             raise InvalidInput.field(f"{name}.{side}", "must be A or B")
-        for uid, n in per_unit.items():
+        for uid in per_unit:
             if uid not in state["armies"][side]["units"]:
                 raise InvalidInput.field(f"{name}.{side}.{uid}", f"no unit {uid!r} in army {side}")
-            if not 0 <= n <= 10**9:
-                raise InvalidInput.field(f"{name}.{side}.{uid}", "must be between 0 and 1000000000")
 
 
 def _unit_losses(state: dict, side: str, uid: str) -> dict:
@@ -110,4 +123,4 @@ def end_battle(data: EndBattleInput, ctx: Context) -> dict:
             characters[ch["id"]] = {**wounds, "formation": f["id"] if f else None}
         sides[side] = {"result": result, "xp_default": xp_default, "formations": formations, "units": units,
                        "abandoned_units": abandoned, "characters": characters}
-    return {"winner": winner, "end_reason": state["end_reason"], "sides": sides}
+    return {"winner": winner, "end_reason": state["end_reason"], "sides": sides, "state": closed(state, winner)}

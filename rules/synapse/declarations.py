@@ -7,15 +7,17 @@ so a form built from the options is always accepted.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal, NamedTuple
 
 from pydantic import Field
 
 from rules.errors import InvalidInput
 from rules.model import Input
 from rules.synapse.entities import MOD, Distance
-from rules.synapse.state import is_out, is_present, ordered
+from rules.synapse.messages import MESSAGES
+from rules.synapse.state import MAX_FORMATIONS, is_out, is_present, ordered
 
+FormationId = Annotated[str, Field(max_length=80)]
 Action = Literal["attack", "hold", "riposte", "retreat"]
 SIDES = ("A", "B")
 LAND_ACTIONS = ("attack", "hold", "riposte")
@@ -49,10 +51,10 @@ class GmDeclarations(Input):
     mobility_edge: Literal["A", "B", "none"] | None = None
     numbers_advantage_allowed: bool | None = None
     surprise_allowed: bool | None = None
-    encircled: list[str] = Field(default_factory=list, max_length=200)
+    encircled: list[FormationId] = Field(default_factory=list, max_length=200)
     command_modifiers: CommandModifiers = Field(default_factory=CommandModifiers)
-    rally_modifiers: dict[str, int] = Field(default_factory=dict)
-    formation_modifiers: dict[str, FormationModifiers] = Field(default_factory=dict)
+    rally_modifiers: dict[FormationId, int] = Field(default_factory=dict, max_length=MAX_FORMATIONS)
+    formation_modifiers: dict[FormationId, FormationModifiers] = Field(default_factory=dict, max_length=MAX_FORMATIONS)
 
 
 class Order(Input):
@@ -63,8 +65,8 @@ class Order(Input):
 class SideDeclarations(Input):
     retreat: bool = False
     commit_reserve: bool = False
-    rally: list[str] = Field(default_factory=list, max_length=200)
-    orders: dict[str, Order] = Field(default_factory=dict)
+    rally: list[FormationId] = Field(default_factory=list, max_length=200)
+    orders: dict[FormationId, Order] = Field(default_factory=dict, max_length=MAX_FORMATIONS)
 
 
 class SidesDeclarations(Input):
@@ -106,17 +108,31 @@ def melee_screen(state: dict, side: str, commits: bool | None) -> bool | None:
     return None if commits is None else commits
 
 
-def target_problem(state: dict, attacker: dict, target_id: str | None, enemy_commits: bool | None) -> tuple[str, str] | None:
-    """Why ``attacker`` may not attack ``target_id`` (problem, rule), or ``None`` when it may (S5.3)."""
+class Problem(NamedTuple):
+    """Why a declared value is refused: the English sentence, the rule, and its message key and params
+    (templates in :mod:`rules.synapse.messages`) for the web to say it in the reader's language."""
+
+    text: str
+    rule: str
+    key: str
+    params: dict
+
+
+def problem(rule: str, key: str, **params) -> Problem:
+    return Problem(MESSAGES[key]["en"].format(**params), rule, key, params)
+
+
+def target_problem(state: dict, attacker: dict, target_id: str | None, enemy_commits: bool | None) -> Problem | None:
+    """Why ``attacker`` may not attack ``target_id``, or ``None`` when it may (S5.3)."""
     if target_id is None:
-        return "an attack needs a target", "S5.3"
+        return problem("S5.3", "refusal.no_target")
     target = state["formations"].get(target_id)
     if target is None:
-        return f"no formation {target_id!r}", "S5.3"
+        return problem("S5.3", "refusal.no_formation", formation=target_id)
     if target["side"] == attacker["side"]:
-        return "a formation attacks only enemy formations", "S5.3"
+        return problem("S5.3", "refusal.own_target")
     if not is_present(target):
-        return "the target is not on the battlefield", "S5.3"
+        return problem("S5.3", "refusal.target_out")
     if state["mode"] == "vehicles" or attacker["combat_mode"] == "ranged":
         return None
     if target["status"] == "routed" or target["combat_mode"] == "melee":
@@ -124,77 +140,89 @@ def target_problem(state: dict, attacker: dict, target_id: str | None, enemy_com
     screened = melee_screen(state, target["side"], enemy_commits)
     if screened is None:
         # Worded so as not to reveal the enemy's secret reserve (S11.2).
-        return "ranged troops cannot be charged while their side may still field a melee formation", "S7.4"
+        return problem("S7.4", "refusal.may_be_screened")
     if screened:
-        return "ranged troops cannot be charged while their side keeps a melee formation", "S7.4"
+        return problem("S7.4", "refusal.screened")
     return None
 
 
-def allowed_actions(state: dict, f: dict) -> dict[str, tuple[str, str] | None]:
+def allowed_actions(state: dict, f: dict) -> dict[str, Problem | None]:
     """Each action with the reason it is forbidden to formation ``f`` (``None``: allowed)."""
     vehicles = state["mode"] == "vehicles"
     routed = f["status"] == "routed"
-    out: dict[str, tuple[str, str] | None] = {"hold": None}
+    out: dict[str, Problem | None] = {"hold": None}
     if vehicles:
         out["attack"] = None
         out["retreat"] = None
-        out["riposte"] = ("no riposte in a vehicle battle", "S5.3")
+        out["riposte"] = problem("S5.3", "refusal.no_vehicle_riposte")
     else:
-        out["attack"] = ("a routed formation may only hold or riposte", "S5.3") if routed else None
-        out["riposte"] = None if routed else ("only a routed formation ripostes", "S5.3")
-        out["retreat"] = ("a formation retreats alone only in a vehicle battle", "S5.3")
+        out["attack"] = problem("S5.3", "refusal.routed_attack") if routed else None
+        out["riposte"] = None if routed else problem("S5.3", "refusal.riposte_routed_only")
+        out["retreat"] = problem("S5.3", "refusal.retreat_vehicles_only")
     return out
 
 
-def check_declarations(state: dict, decl: Declarations) -> None:
-    """S5.3 and S9.13: refuse, with its JSON path, anything the rules forbid."""
-    problems: dict[str, str] = {}
+def declaration_problems(state: dict, decl: Declarations) -> dict[str, Problem]:
+    """S5.3 and S9.13: every declared value the rules forbid, by its JSON path.
+
+    A melee formation's charge at ranged troops is judged on what its side
+    could know when it declared: the enemy's reserve and its commitment are
+    secret (S11.2), so a charge that such a reserve screens is not refused
+    here; ``resolve-round`` stops it at the screen instead (S7.4).
+    """
+    problems: dict[str, Problem] = {}
     formations = state["formations"]
     vehicles = state["mode"] == "vehicles"
     gm = decl.gm
     for index, fid in enumerate(gm.encircled):
         if fid not in formations:
-            problems[f"declarations.gm.encircled[{index}]"] = f"no formation {fid!r}"
+            problems[f"declarations.gm.encircled[{index}]"] = problem("S9.13", "refusal.no_formation", formation=fid)
     for name in ("rally_modifiers", "formation_modifiers"):
         for fid, value in getattr(gm, name).items():
             if fid not in formations:
-                problems[f"declarations.gm.{name}.{fid}"] = f"no formation {fid!r}"
+                problems[f"declarations.gm.{name}.{fid}"] = problem("S9.13", "refusal.no_formation", formation=fid)
             elif name == "rally_modifiers" and not -MOD <= value <= MOD:
-                problems[f"declarations.gm.{name}.{fid}"] = f"must be between {-MOD} and {MOD}"
+                problems[f"declarations.gm.{name}.{fid}"] = problem("S9.13", "refusal.modifier_range", low=-MOD,
+                                                                    high=MOD)
     sides = {"A": decl.sides.A, "B": decl.sides.B}
     for side, d in sides.items():
         base = f"declarations.sides.{side}"
         if d.retreat and vehicles:
-            problems[f"{base}.retreat"] = "no army retreat in a vehicle battle"
+            problems[f"{base}.retreat"] = problem("S5.3", "refusal.no_army_retreat")
         if d.commit_reserve and not uncommitted_reserve(state, side):
-            problems[f"{base}.commit_reserve"] = "the side has no uncommitted reserve"
+            problems[f"{base}.commit_reserve"] = problem("S5.4", "refusal.no_reserve")
         if d.rally and vehicles:
-            problems[f"{base}.rally"] = "no rally in a vehicle battle"
+            problems[f"{base}.rally"] = problem("H26", "refusal.no_vehicle_rally")
         seen: set[str] = set()
         for index, fid in enumerate(d.rally):
             f = formations.get(fid)
             if f is None or f["side"] != side or f["status"] != "routed" or fid in seen:
-                problems[f"{base}.rally[{index}]"] = "must be an own routed formation, listed once"
+                problems[f"{base}.rally[{index}]"] = problem("S5.7", "refusal.rally_not_routed")
             seen.add(fid)
         commits = commits_reserve(state, side, d.commit_reserve)
         for fid, order in d.orders.items():
             where = f"{base}.orders.{fid}"
             f = formations.get(fid)
             if f is None or f["side"] != side:
-                problems[where] = f"not a formation of side {side}"
+                problems[where] = problem("S5.3", "refusal.not_own", side=side)
                 continue
             if is_out(f) or (f["status"] == "reserve" and not commits):
-                problems[where] = "this formation cannot act this round"
+                problems[where] = problem("S5.3", "refusal.cannot_act")
                 continue
             forbidden = allowed_actions(state, f)[order.action]
             if forbidden:
-                problems[f"{where}.action"] = forbidden[0]
+                problems[f"{where}.action"] = forbidden
                 continue
             if order.action == "attack":
-                enemy_commits = commits_reserve(state, enemy(side), sides[enemy(side)].commit_reserve)
-                problem = target_problem(state, f, order.target, enemy_commits)
-                if problem:
-                    problems[f"{where}.target"] = problem[0]
+                found = target_problem(state, f, order.target, commits_reserve(state, enemy(side), False))
+                if found:
+                    problems[f"{where}.target"] = found
+    return problems
+
+
+def check_declarations(state: dict, decl: Declarations) -> None:
+    """Refuse, with its JSON path, anything :func:`declaration_problems` finds."""
+    problems = {path: found.text for path, found in declaration_problems(state, decl).items()}
     if problems:
         first = next(iter(problems))
         raise InvalidInput(f"Invalid declaration at {first}: {problems[first]}.", problems)

@@ -124,7 +124,7 @@ class VehicleType(Input):
     control_mod: int = Field(0, ge=-10, le=10)
     defence_mod: int = Field(0, ge=-10, le=10)
     crew: int = Field(0, ge=0, le=100_000)
-    weapons: list[Weapon] = Field(default_factory=list, max_length=20)
+    weapons: list[Weapon] = Field(default_factory=list, max_length=8)
 
 
 class VehicleUnit(Input):
@@ -135,7 +135,7 @@ class VehicleUnit(Input):
     category: Literal["vehicle"]
     group: Literal["ranged", "reserve"] = "ranged"
     crew_combat: int = Field(ge=-10, le=30)
-    vehicle_types: list[VehicleType] = Field(min_length=1, max_length=10)
+    vehicle_types: list[VehicleType] = Field(min_length=1, max_length=4)
     fearless: bool = False
     break_pct_override: int | None = Field(None, ge=0, le=1000)
     attack_power_override: int | None = Field(None, ge=0, le=10_000_000)
@@ -168,7 +168,7 @@ class Army(Input):
 
     name: str = Field(min_length=1, max_length=80)
     commander: Commander | None = None
-    units: list[Unit] = Field(min_length=1, max_length=60)
+    units: list[Unit] = Field(min_length=1, max_length=40)
     characters: list[Character] = Field(default_factory=list, max_length=200)
     radio: bool = False
     siege_equipment: bool = True

@@ -12,22 +12,30 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from rules.contract import Viewer
 from rules.errors import InvalidInput
 from rules.model import Input
 from rules.registry import Context
 from rules.synapse import ruleset
+from rules.synapse.answers import Declared, own_commitment
 from rules.synapse.declarations import (
-    SIDES, allowed_actions, commits_reserve, target_problem, uncommitted_reserve,
+    SIDES, Problem, allowed_actions, commits_reserve, problem, target_problem, uncommitted_reserve,
 )
 from rules.synapse.entities import MOD
-from rules.synapse.state import is_present, load_state, ordered
+from rules.synapse.messages import MESSAGES
+from rules.synapse.names import names_for
+from rules.synapse.state import StateIn, is_present, load_state, ordered
+from rules.synapse.visibility import seen_by
 
 DISTANCES = ["short", "medium", "long", "very_long"]
 
 
-def option(path: str, label: str, type_: str, default: Any, *, allowed: list | None = None, required: bool = False,
-           forbidden: list | None = None, **extra: Any) -> dict:
-    entry = {"path": path, "label": label, "type": type_}
+def option(path: str, label: tuple[str, dict], type_: str, default: Any, *, allowed: list | None = None,
+           required: bool = False, forbidden: list | None = None, **extra: Any) -> dict:
+    """One option; ``label`` is its message key and params (the English label is the key's template)."""
+    key, params = label
+    entry = {"path": path, "label": MESSAGES[key]["en"].format(**params), "label_key": key, "label_params": params,
+             "type": type_}
     if allowed is not None:
         entry["allowed"] = allowed
     entry.update(extra)
@@ -35,16 +43,17 @@ def option(path: str, label: str, type_: str, default: Any, *, allowed: list | N
     return entry
 
 
-def forbid(value: Any, reason: str, rule: str) -> dict:
-    return {"value": value, "reason": reason, "rule": rule}
+def forbid(value: Any, found: Problem) -> dict:
+    return {"value": value, "reason": found.text, "rule": found.rule, "key": found.key, "params": found.params}
 
 
-def can_act(state: dict, f: dict) -> bool:
-    """Present formations act; a reserve acts only when it is sure to enter this round (auto commitment)."""
-    return is_present(f) or (f["status"] == "reserve" and commits_reserve(state, f["side"], False))
+def can_act(state: dict, f: dict, commits: bool = False) -> bool:
+    """Present formations act; a reserve acts only when it is sure to enter this round: by itself
+    (auto commitment) or because ``commits``, its side's own draft, commits it."""
+    return is_present(f) or (f["status"] == "reserve" and commits_reserve(state, f["side"], commits))
 
 
-def formation_options(state: dict, f: dict) -> list[dict]:
+def formation_options(state: dict, f: dict, name: str) -> list[dict]:
     """The order of one formation: its action, and its target when it attacks (S5.3)."""
     side = f["side"]
     base = f"sides.{side}.orders.{f['id']}"
@@ -52,90 +61,94 @@ def formation_options(state: dict, f: dict) -> list[dict]:
     for t in ordered(state):
         if t["side"] == side or not (is_present(t) or t["status"] in ("fled", "destroyed", "withdrawn")):
             continue  # an enemy reserve is secret: it is neither offered nor named
-        problem = target_problem(state, f, t["id"], None)
-        if problem:
-            refused.append(forbid(t["id"], problem[0], problem[1]))
+        found = target_problem(state, f, t["id"], None)
+        if found:
+            refused.append(forbid(t["id"], found))
         else:
             targets.append(t["id"])
     actions, forbidden = [], []
-    for action, problem in allowed_actions(state, f).items():
-        if problem is None and action == "attack" and not targets:
-            problem = ("no enemy formation may be attacked now", "S5.3")
-        if problem:
-            forbidden.append(forbid(action, problem[0], problem[1]))
+    for action, found in allowed_actions(state, f).items():
+        if found is None and action == "attack" and not targets:
+            found = problem("S5.3", "refusal.nothing_to_attack")
+        if found:
+            forbidden.append(forbid(action, found))
         else:
             actions.append(action)
-    entries = [option(f"{base}.action", f"Order of {f['id']}", "choice", "hold", allowed=actions, forbidden=forbidden)]
+    label = {"formation": name}
+    entries = [option(f"{base}.action", ("label.order", label), "choice", "hold", allowed=actions,
+                      forbidden=forbidden)]
     if "attack" in actions:
-        entries.append(option(f"{base}.target", f"Target of {f['id']} (when it attacks)", "choice", targets[0],
+        entries.append(option(f"{base}.target", ("label.target", label), "choice", targets[0],
                               allowed=targets, forbidden=refused))
     return entries
 
 
-def side_options(state: dict, side: str) -> list[dict]:
+def side_options(state: dict, side: str, names: dict, commits: bool = False) -> list[dict]:
     vehicles = state["mode"] == "vehicles"
     base = f"sides.{side}"
     entries = []
     if vehicles:
-        entries.append(option(f"{base}.retreat", "Withdraw the whole army", "boolean", False, allowed=[False],
-                              forbidden=[forbid(True, "no army retreat in a vehicle battle", "S5.3")]))
+        entries.append(option(f"{base}.retreat", ("label.retreat", {}), "boolean", False, allowed=[False],
+                              forbidden=[forbid(True, problem("S5.3", "refusal.no_army_retreat"))]))
     else:
-        entries.append(option(f"{base}.retreat", "Withdraw the whole army", "boolean", False, allowed=[False, True]))
+        entries.append(option(f"{base}.retreat", ("label.retreat", {}), "boolean", False, allowed=[False, True]))
     if uncommitted_reserve(state, side):
-        entries.append(option(f"{base}.commit_reserve", "Commit the reserve", "boolean", False, allowed=[False, True]))
+        entries.append(option(f"{base}.commit_reserve", ("label.commit_reserve", {}), "boolean", False,
+                              allowed=[False, True]))
     else:
-        entries.append(option(f"{base}.commit_reserve", "Commit the reserve", "boolean", False, allowed=[False],
-                              forbidden=[forbid(True, "the side has no uncommitted reserve", "S5.4")]))
+        entries.append(option(f"{base}.commit_reserve", ("label.commit_reserve", {}), "boolean", False,
+                              allowed=[False], forbidden=[forbid(True, problem("S5.4", "refusal.no_reserve"))]))
     own = [f for f in ordered(state) if f["side"] == side]
     routed = [f["id"] for f in own if f["status"] == "routed"]
     if vehicles:
-        entries.append(option(f"{base}.rally", "Formations that try to rally", "list", [], allowed=[],
-                              forbidden=[forbid(fid, "no rally in a vehicle battle", "H26") for fid in routed]))
+        entries.append(option(f"{base}.rally", ("label.rally", {}), "list", [], allowed=[],
+                              forbidden=[forbid(fid, problem("H26", "refusal.no_vehicle_rally")) for fid in routed]))
     else:
-        entries.append(option(f"{base}.rally", "Formations that try to rally", "list", [], allowed=routed,
-                              forbidden=[forbid(f["id"], "only a routed formation rallies", "S5.7")
+        entries.append(option(f"{base}.rally", ("label.rally", {}), "list", [], allowed=routed,
+                              forbidden=[forbid(f["id"], problem("S5.7", "refusal.only_routed_rally"))
                                          for f in own if is_present(f) and f["status"] != "routed"]))
     for f in own:
-        if can_act(state, f):
-            entries += formation_options(state, f)
+        if can_act(state, f, commits):
+            entries += formation_options(state, f, names.get(f["id"], f["id"]))
     return entries
 
 
-def gm_options(state: dict) -> list[dict]:
+def gm_options(state: dict, names: dict) -> list[dict]:
     formations = [f["id"] for f in ordered(state)]
     present = [f["id"] for f in ordered(state) if is_present(f)]
     routed = [f["id"] for f in ordered(state) if f["status"] == "routed"]
     entries = [
-        option("gm.new_command_test", "Call a new command test", "boolean", False, allowed=[False, True]),
-        option("gm.end_battle", "End the battle", "boolean", False, allowed=[False, True]),
-        option("gm.weather.visibility", "Visibility", "choice", state["weather"]["visibility"],
+        option("gm.new_command_test", ("label.new_command_test", {}), "boolean", False, allowed=[False, True]),
+        option("gm.end_battle", ("label.end_battle", {}), "boolean", False, allowed=[False, True]),
+        option("gm.weather.visibility", ("label.visibility", {}), "choice", state["weather"]["visibility"],
                allowed=["good", "poor", "very_poor"]),
     ]
     for name in ("strong_wind", "extreme_temperature", "gruelling_climate"):
-        entries.append(option(f"gm.weather.{name}", name.replace("_", " ").capitalize(), "boolean",
-                              state["weather"][name], allowed=[False, True]))
+        entries.append(option(f"gm.weather.{name}", (f"label.{name}", {}), "boolean", state["weather"][name],
+                              allowed=[False, True]))
     entries += [
-        option("gm.engagement_distance", "Engagement distance", "choice", state["engagement_distance"],
+        option("gm.engagement_distance", ("label.engagement_distance", {}), "choice", state["engagement_distance"],
                allowed=DISTANCES),
-        option("gm.mobility_edge", "Side with the more mobile troops", "choice", state["mobility_edge"] or "none",
+        option("gm.mobility_edge", ("label.mobility_edge", {}), "choice", state["mobility_edge"] or "none",
                allowed=["A", "B", "none"]),
-        option("gm.numbers_advantage_allowed", "Numerical advantage allowed", "boolean",
+        option("gm.numbers_advantage_allowed", ("label.numbers_advantage_allowed", {}), "boolean",
                state["numbers_advantage_allowed"], allowed=[False, True]),
-        option("gm.surprise_allowed", "Surprise allowed", "boolean", state["surprise_allowed"], allowed=[False, True]),
-        option("gm.encircled", "Encircled formations", "list", [], allowed=present),
+        option("gm.surprise_allowed", ("label.surprise_allowed", {}), "boolean", state["surprise_allowed"],
+               allowed=[False, True]),
+        option("gm.encircled", ("label.encircled", {}), "list", [], allowed=present),
     ]
     for side in SIDES:
-        entries.append(option(f"gm.command_modifiers.{side}", f"Command test modifier of side {side}", "integer", 0,
-                              min=-20, max=20))
+        entries.append(option(f"gm.command_modifiers.{side}", ("label.command_modifier", {"side": side}), "integer",
+                              0, min=-20, max=20))
     for fid in routed:
-        entries.append(option(f"gm.rally_modifiers.{fid}", f"Rally modifier of {fid}", "integer", 0, min=-MOD, max=MOD))
+        entries.append(option(f"gm.rally_modifiers.{fid}", ("label.rally_modifier", {"formation": names[fid]}),
+                              "integer", 0, min=-MOD, max=MOD))
     for fid in formations:
-        base = f"gm.formation_modifiers.{fid}"
+        base, label = f"gm.formation_modifiers.{fid}", {"formation": names[fid]}
         for name in ("attack", "defence", "ranged_cover"):
-            entries.append(option(f"{base}.{name}", f"{name.replace('_', ' ').capitalize()} modifier of {fid}",
-                                  "integer", 0, min=-MOD, max=MOD))
-        entries.append(option(f"{base}.distance", f"Distance of {fid}'s shots", "choice", None, allowed=DISTANCES))
-        entries.append(option(f"{base}.attack_power_factor", f"Firepower of {fid} against its target", "choice",
+            entries.append(option(f"{base}.{name}", (f"label.{name}", label), "integer", 0, min=-MOD, max=MOD))
+        entries.append(option(f"{base}.distance", ("label.distance", label), "choice", None, allowed=DISTANCES))
+        entries.append(option(f"{base}.attack_power_factor", ("label.attack_power_factor", label), "choice",
                               "full", allowed=["full", "half", "none"]))
     return entries
 
@@ -149,35 +162,57 @@ class Participant(Input):
 
 
 class OptionsInput(Input):
-    state: dict
+    state: StateIn
     participant: Participant
+    viewer: Viewer | None = None
+    declarations: Declared | None = None
 
 
-@ruleset.operation("declaration-options", OptionsInput, summary="What a participant may declare this round, and why not the rest (S5.3).")
-def declaration_options(data: OptionsInput, ctx: Context) -> dict:
-    state = load_state(data.state)
-    p = data.participant
-    ongoing = state["status"] == "ongoing"
-    if p.kind in ("side", "commander") and p.id not in SIDES:
-        raise InvalidInput.field("participant.id", "a side is A or B")
-    if p.kind == "formation" and p.id not in state["formations"]:
-        raise InvalidInput.field("participant.id", f"no formation {p.id!r}")
-    characters = {c["id"] for army in state["armies"].values() for c in army["characters"]}
-    if p.kind == "character" and p.id not in characters:
+def participant_side(state: dict, p: Participant) -> str | None:
+    """The side a participant declares for (``None``: the GM, or a character, who declares nothing)."""
+    if p.kind in ("side", "commander"):
+        if p.id not in SIDES:
+            raise InvalidInput.field("participant.id", "a side is A or B")
+        return p.id
+    if p.kind == "formation":
+        if p.id not in state["formations"]:
+            raise InvalidInput.field("participant.id", f"no formation {p.id!r}")
+        return state["formations"][p.id]["side"]
+    if p.kind == "character":
+        for side, army in state["armies"].items():
+            if any(c["id"] == p.id for c in army["characters"]):
+                return side
         raise InvalidInput.field("participant.id", f"no character {p.id!r}")
+    return None
+
+
+@ruleset.operation("declaration-options", OptionsInput,
+                   summary="What a participant may declare this round, and why not the rest (S5.3).")
+def declaration_options(data: OptionsInput, ctx: Context) -> dict:
+    full = load_state(data.state)
+    p = data.participant
+    side = participant_side(full, p)
+    state = seen_by(full, data.viewer, side, p.kind == "gm")
+    names = names_for(state)
+    ongoing = state["status"] == "ongoing"
     options: list[dict] = []
     must = False
     if ongoing and p.kind == "gm":
-        options = gm_options(state)
+        options = gm_options(state, names)
     elif ongoing and p.kind in ("side", "commander"):
-        options = side_options(state, p.id)
-        must = any(can_act(state, f) for f in state["formations"].values() if f["side"] == p.id)
+        commits = own_commitment(data.declarations, side)
+        options = side_options(state, side, names, commits)
+        must = any(can_act(state, f) for f in state["formations"].values() if f["side"] == side)
     elif ongoing and p.kind == "formation":
         f = state["formations"][p.id]
         if can_act(state, f):
-            options = formation_options(state, f)
+            options = formation_options(state, f, names[p.id])
             must = True
     ctx.log.add("S5.3", "options.listed", "{count} declaration option(s) for {kind} {id} in round {round}.",
                 count=len(options), kind=p.kind, id=p.id, round=state["round"] + 1)
-    return {"participant": p.model_dump(), "round": state["round"] + 1,
-            "phase": "declarations" if ongoing else "over", "must_declare": must, "options": options}
+    out = {"participant": p.model_dump(), "round": state["round"] + 1,
+           "phase": "declarations" if ongoing else "over", "must_declare": must, "options": options}
+    out["names"] = names
+    if data.viewer is not None:
+        out["viewer"] = data.viewer
+    return out

@@ -12,10 +12,12 @@ from typing import Any
 
 from pydantic import Field
 
+from rules.contract import expand, merge_into
 from rules.dice import OPEN_D10
 from rules.model import Input
 from rules.registry import Context
 from rules.synapse import ruleset
+from rules.synapse.answers import Declared, nested, split_path
 from rules.synapse.combat import (
     COUNTER_KINDS, FIRE_FACTOR, SHOCK_TYPE, Conditions, Striker, Target, apply_losses, evaluate, numerical_advantage,
     power_halvings,
@@ -26,7 +28,9 @@ from rules.synapse.command import (
 )
 from rules.synapse.declarations import Declarations, check_declarations, commits_reserve, enemy
 from rules.synapse.entities import Options, Weather
-from rules.synapse.state import is_out, is_present, load_state, ordered, parse_at
+from rules.synapse.participants import participants
+from rules.synapse.standing import stamp
+from rules.synapse.state import StateIn, is_out, is_present, load_state, ordered, parse_at
 from rules.synapse.tables import tables
 from rules.errors import InvalidInput
 
@@ -55,6 +59,7 @@ class Round:
         self.sides = {"A": decl.sides.A, "B": decl.sides.B}
         self.gm = decl.gm
         self.vehicles = state["mode"] == "vehicles"
+        self.committed: set[str] = set()  # reserve formations that entered this round (S5.4)
 
     # -- helpers ----------------------------------------------------------------
     @property
@@ -120,6 +125,7 @@ class Round:
             entering = [f for f in ordered(s) if f["side"] == side and f["status"] == "reserve"]
             for f in entering:
                 f["status"] = "active"
+                self.committed.add(f["id"])
             army["auto_commit_reserve"] = False
             significant = significant or bool(army["reserve_significant"])
             self.log.add("S7.8", "reserve.committed", "Side {side} commits its reserve ({formations}); significant: {significant}.",
@@ -358,7 +364,20 @@ class Round:
 
     def void(self, key: str, kind: str, aid: str, tid: str, reason: str) -> None:
         self.results[key] = {"kind": kind, "attacker": aid, "target": tid, "void": True, "reason": reason}
-        self.log.add("S5.9", "attack.void", "{attack} does not take place ({reason}).", attack=key, reason=reason)
+        if reason == "screened":
+            self.log.add("S7.4", "attack.screened", "{attack} stops: a reserve of melee troops committed this round "
+                         "now screens {target}.", attack=key, target=tid)
+        else:
+            self.log.add("S5.9", "attack.void", "{attack} does not take place ({reason}).", attack=key, reason=reason)
+
+    def screened(self, m: dict, t: dict) -> bool:
+        """S7.4: ranged troops whose side just committed a melee reserve are out of a charge's reach.
+
+        The charge was declared without knowing of that reserve (secret, S11.2),
+        so it is stopped here rather than refused at declaration."""
+        return (m["combat_mode"] == "melee" and t["combat_mode"] == "ranged" and t["status"] == "active"
+                and any(self.f[c]["side"] == t["side"] and self.f[c]["combat_mode"] == "melee"
+                        and self.f[c]["status"] == "active" for c in self.committed))
 
     # -- steps 6 and 7 -------------------------------------------------------------
     def view(self) -> tuple[dict, dict | None]:
@@ -389,7 +408,8 @@ class Round:
     def numbers(self) -> dict:
         """S5.10 step 1 / H28: effective shock power of each side, plus the contact power of charged ranged troops."""
         charged = {o.target for side in SIDES for fid, o in self.sides[side].orders.items()
-                   if o.action == "attack" and self.f[fid]["combat_mode"] == "melee"}
+                   if o.action == "attack" and self.f[fid]["combat_mode"] == "melee"
+                   and not self.screened(self.f[fid], self.f[o.target])}
         power = {"A": 0, "B": 0}
         for f in ordered(self.state):
             if f["status"] != "active":
@@ -418,6 +438,8 @@ class Round:
             m, t = view[mid], view[tid]
             if m["status"] != "active":
                 self.void(key, "shock", mid, tid, "attacker_not_active")
+            elif self.screened(m, t):
+                self.void(key, "shock", mid, tid, "screened")
             elif is_out(t):
                 self.void(key, "shock", mid, tid, "target_out")
             elif t["status"] == "routed":
@@ -499,8 +521,22 @@ def _touch(f: dict, other: str) -> None:
 
 
 class ResolveRoundInput(Input):
-    state: dict
-    declarations: dict = Field(default_factory=dict)
+    state: StateIn
+    declarations: Declared = Field(default_factory=dict)
+
+
+def with_defaults(state: dict, declarations: dict, ctx: Context) -> tuple[dict, list[str]]:
+    """Give each participant who must declare and did not its default orders (S5.3: hold)."""
+    sides = declarations.get("sides")
+    declared = set(sides) if isinstance(sides, dict) else set()
+    applied = []
+    for entry in participants(state):
+        if entry["must_declare"] and entry["side"] not in declared:
+            merge_into(declarations, expand(entry["default"], split_path))
+            applied.append(entry["key"])
+            ctx.log.add("S5.3", "defaults.applied", "{participant} declared nothing: its formations hold.",
+                        participant=entry["key"])
+    return declarations, applied
 
 
 @ruleset.operation("resolve-round", ResolveRoundInput, rolls=True, summary="Resolve one battle sequence (S5.2-S5.13).")
@@ -508,8 +544,10 @@ def resolve_round(data: ResolveRoundInput, ctx: Context) -> dict:
     state = load_state(data.state)
     if state["status"] != "ongoing":
         raise InvalidInput.field("state.status", "the battle is over")
-    decl = parse_at(Declarations, data.declarations, "declarations")
+    raw = nested(data.declarations)
+    decl = parse_at(Declarations, raw, "declarations")
     check_declarations(state, decl)
-    rnd = Round(state, decl, ctx)
+    raw, applied = with_defaults(state, raw, ctx)
+    rnd = Round(state, parse_at(Declarations, raw, "declarations"), ctx)
     rnd.run()
-    return {"state": state, "results": rnd.results, "events": rnd.events}
+    return {"state": stamp(state), "results": rnd.results, "events": rnd.events, "defaults_applied": applied}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -39,16 +39,13 @@ def sequence_duration(total: int, *, assault: bool, scale_unit: str | None, log:
 
 
 class BattleScaleInput(Input):
-    headcounts: list[int] = Field(min_length=1, max_length=100)
+    headcounts: list[Annotated[int, Field(ge=0, le=10**9)]] = Field(min_length=1, max_length=100)
     assault: bool = False
     scale_unit: ScaleUnit | None = None
 
 
 @ruleset.operation("battle-scale", BattleScaleInput, summary="Duration of one battle sequence (S4.1, S6.1).")
 def battle_scale(data: BattleScaleInput, ctx: Context) -> dict:
-    for index, value in enumerate(data.headcounts):
-        if not 0 <= value <= 10**9:
-            raise InvalidInput.field(f"headcounts[{index}]", "must be between 0 and 1000000000")
     total = sum(data.headcounts)
     if total < 1:
         raise InvalidInput.field("headcounts", "the total must be at least 1")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import Field
 
 from rules.errors import InvalidInput
@@ -9,6 +11,7 @@ from rules.explain import Log
 from rules.model import Input
 from rules.registry import Context
 from rules.synapse import ruleset
+from rules.synapse.standing import stamp
 from rules.synapse.army import reserve_significant, unit_sheets
 from rules.synapse.entities import (
     Army, CombatType, Distance, Fortification, Mode, Options, SheetContext, Side, Terrain, VehicleUnit, Weather,
@@ -33,7 +36,7 @@ class BattleInput(Input):
     mobility_edge: Side | None = None
     scale_unit: ScaleUnit | None = None
     fortification: Fortification | None = None
-    armies: dict[str, Army]
+    armies: dict[Annotated[str, Field(max_length=8)], Army] = Field(max_length=2)
 
 
 def _refuse(path: str, problem: str) -> InvalidInput:
@@ -198,4 +201,4 @@ def new_battle(data: BattleInput, ctx: Context) -> dict:
         "armies": armies,
         "formations": {f["id"]: f for f in formations},
     }
-    return {"state": state}
+    return {"state": stamp(state)}

@@ -8,16 +8,22 @@ not read (the full unit sheets...) passes through unchanged.
 
 from __future__ import annotations
 
-import copy
-from typing import Any, Literal
+import json
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, WrapValidator
 
 from rules.errors import InvalidInput
 from rules.model import Input
 from rules.synapse.entities import BIG, CombatType, Distance, FortClass, Group, Mode, Options, Side, Terrain, Weather
 from rules.validate import parse
 
+# Size caps: ten times the largest battle of the spec, as new-battle accepts them (40 units a side).
+MAX_UNITS = 40
+MAX_FORMATIONS = 2 * MAX_UNITS + 8
+MAX_CHARACTERS = 200
+Key = Annotated[str, Field(max_length=80)]
+Name = Annotated[str, Field(max_length=200)]
 Int = Field(ge=-BIG, le=BIG)
 Count = Field(ge=0, le=BIG)
 PRESENT = ("active", "routed")
@@ -31,12 +37,12 @@ class WeaponLine(Input):
 
 
 class FormationState(Input):
-    id: str
+    id: Key
     side: Side
     group: Group
     order: int = Count
     combat_mode: Literal["melee", "ranged"]
-    unit_ids: list[str] = Field(min_length=1)
+    unit_ids: list[Key] = Field(min_length=1, max_length=MAX_UNITS)
     headcount: int = Count
     strength: int = Field(ge=1, le=BIG)
     attack_power: int = Count
@@ -49,7 +55,7 @@ class FormationState(Input):
     break_threshold: int | None = Count
     fearless: bool
     armour: int | None = Count
-    weapon_lines: list[WeaponLine]
+    weapon_lines: list[WeaponLine] = Field(max_length=200)
     losses: int = Count
     damage_state: Literal["fresh", "engaged", "shaken", "decimated", "annihilated"]
     status: Literal["reserve", "active", "routed", "fled", "destroyed", "withdrawn"]
@@ -57,13 +63,13 @@ class FormationState(Input):
     pursued: bool
     counter_bonus: int = Count
     retreat_penalty: Literal[0, -2, -4]
-    in_contact_with: list[str]
+    in_contact_with: list[Key] = Field(max_length=MAX_FORMATIONS)
     engaged: bool
 
 
 class UnitState(Input):
     category: Literal["troop", "vehicle"] = "troop"
-    unit_type: str | None = None
+    unit_type: str | None = Field(None, max_length=40)
     headcount: int = Count
     strength: int = Field(ge=1, le=BIG)
     soldier_points: int | None = Field(None, ge=1, le=BIG)
@@ -71,13 +77,14 @@ class UnitState(Input):
 
 
 class CharacterState(Input):
-    id: str
-    unit_id: str
+    id: Key
+    name: Name | None = None
+    unit_id: Key
     armour: int = Field(0, ge=0, le=100)
 
 
 class ArmyState(Input):
-    name: str
+    name: Name
     command_rating: int = Int
     rally_rating: int = Int
     army_combat: int = Int
@@ -88,10 +95,10 @@ class ArmyState(Input):
     reserve_significant: bool | None
     auto_commit_reserve: bool
     withdrawn: bool
-    abandoned_units: list[str]
-    undeployed_units: list[str]
-    units: dict[str, UnitState]
-    characters: list[CharacterState]
+    abandoned_units: list[Key] = Field(max_length=MAX_UNITS)
+    undeployed_units: list[Key] = Field(max_length=MAX_UNITS)
+    units: dict[Key, UnitState] = Field(max_length=MAX_UNITS)
+    characters: list[CharacterState] = Field(max_length=MAX_CHARACTERS)
 
 
 class Armies(Input):
@@ -133,7 +140,18 @@ class BattleState(Input):
     end_reason: Literal["rout", "withdrawal", "mutual", "gm"] | None
     command: CommandState | None
     armies: Armies
-    formations: dict[str, FormationState]
+    formations: dict[Key, FormationState] = Field(max_length=MAX_FORMATIONS)
+
+
+def _checked_raw(value: Any, handler) -> Any:
+    """Validate against :class:`BattleState` (its caps, its error paths) but keep the raw object:
+    the operations pass every field they do not read through unchanged."""
+    handler(value)
+    return value
+
+
+StateIn = Annotated[BattleState, WrapValidator(_checked_raw)]
+"""An operation's ``state`` field: checked and published (``ops`` schema) as :class:`BattleState`."""
 
 
 def parse_at(model: type[Input], payload: Any, path: str) -> Input:
@@ -141,15 +159,21 @@ def parse_at(model: type[Input], payload: Any, path: str) -> Input:
     try:
         return parse(model, payload)
     except InvalidInput as exc:
-        fields = {f"{path}.{k}" if k else path: v for k, v in exc.fields.items()}
+        def at(k: str) -> str:
+            return f"{path}.{k}" if k else path
+
+        fields = {at(k): v for k, v in exc.fields.items()}
         first = next(iter(fields))
-        raise InvalidInput(f"Invalid input at {first}: {fields[first]}.", fields) from None
+        raise InvalidInput(f"Invalid input at {first}: {fields[first]}.", fields,
+                           {at(k): message for k, message in exc.messages.items()}) from None
 
 
 def load_state(raw: Any, path: str = "state") -> dict:
-    """Check a state's types and references; return a private deep copy to work on."""
-    parse_at(BattleState, raw, path)
-    state = copy.deepcopy(raw)
+    """Check a state's references; return a private deep copy to work on.
+
+    Its types, enums and caps were checked with the operation's input (every
+    ``state`` field is a :data:`StateIn`)."""
+    state = json.loads(json.dumps(raw))  # a private copy; JSON's own round trip is the fastest deep copy
     formations = state["formations"]
     for fid, f in formations.items():
         where = f"{path}.formations.{fid}"

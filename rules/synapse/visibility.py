@@ -10,13 +10,16 @@ command test.  Everything removed is listed by JSON path in ``hidden``.
 
 from __future__ import annotations
 
-from typing import Literal
-
+from rules.contract import GM, PUBLIC, Viewer
+from rules.errors import InvalidInput
 from rules.model import Input
 from rules.registry import Context
 from rules.synapse import ruleset
-from rules.synapse.declarations import enemy
-from rules.synapse.state import load_state
+from rules.synapse.declarations import SIDES, enemy
+from rules.synapse.entities import Side
+from rules.synapse.names import name_keys_for, names_for
+from rules.synapse.standing import stamp, strength_of
+from rules.synapse.state import StateIn, load_state
 
 SECRET_FORMATION_FIELDS = (
     "headcount", "strength", "attack_power", "attack_power_contact", "combat", "combat_initial", "defence",
@@ -78,14 +81,60 @@ def mask(state: dict, side: str) -> tuple[dict, list[str]]:
     return state, hidden
 
 
+def mask_public(state: dict) -> tuple[dict, list[str]]:
+    """Remove from ``state`` (a private copy) what either side may not know: each side's secrets, as
+    :func:`mask` removes them for its enemy; return it with the removed paths."""
+    hidden: list[str] = []
+    for side in SIDES:
+        state, more = mask(state, side)
+        hidden += more
+    return state, hidden
+
+
+def check_viewer(viewer: str | None, path: str = "viewer", *, public: bool = False) -> str:
+    """``"gm"`` (also when no viewer is given) or a side; also ``PUBLIC`` where ``public`` (reading only)."""
+    if viewer is None or viewer == GM:
+        return GM
+    if viewer not in SIDES and not (public and viewer == PUBLIC):
+        raise InvalidInput.field(path, 'must be "gm", "A" or "B"' + (' or "public"' if public else ""))
+    return viewer
+
+
+def seen_by(state: dict, viewer: str | None, side: str | None = None, gm_part: bool = False) -> dict:
+    """``state`` (a private copy) as ``viewer`` knows it, for a participant of ``side`` (or the GM's part).
+
+    A side may only ask about its own participants: it cannot declare for the
+    enemy or the GM, and what they may declare is none of its business.
+    """
+    viewer = check_viewer(viewer)
+    if viewer == GM:
+        return state
+    if gm_part or (side is not None and side != viewer):
+        raise InvalidInput.field("participant", f"side {viewer} does not declare for this participant")
+    return mask(state, viewer)[0]
+
+
 class VisibleStateInput(Input):
-    state: dict
-    side: Literal["A", "B"]
+    state: StateIn
+    side: Side | None = None
+    viewer: Viewer | None = None
 
 
 @ruleset.operation("visible-state", VisibleStateInput, summary="The battle state as one side may see it (S11.2).")
 def visible_state(data: VisibleStateInput, ctx: Context) -> dict:
-    state, hidden = mask(load_state(data.state), data.side)
-    ctx.log.add("S11.2", "visibility.masked", "What side {side} sees: {count} hidden item(s).", side=data.side,
+    if data.side is None and data.viewer is None:
+        raise InvalidInput.field("viewer", "this field is required")
+    viewer = check_viewer(data.viewer if data.viewer is not None else data.side, public=True)
+    full = load_state(data.state)
+    if viewer == GM:
+        state, hidden = stamp(full), []
+    elif viewer == PUBLIC:  # neither side's strength: each is kept from the enemy (S11.2)
+        state, hidden = mask_public(full)
+        stamp(state, {})
+    else:
+        strength = {viewer: strength_of(full)[viewer]}
+        state, hidden = mask(full, viewer)
+        stamp(state, strength)
+    ctx.log.add("S11.2", "visibility.masked", "What side {side} sees: {count} hidden item(s).", side=viewer,
                 count=len(hidden))
-    return {"state": state, "hidden": hidden}
+    return {"state": state, "hidden": hidden, "names": names_for(state), "name_keys": name_keys_for(state)}

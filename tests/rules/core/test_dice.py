@@ -143,3 +143,12 @@ def test_roll_until_stops_when_done_and_drops_extra_given_results():
     with pytest.raises(InvalidInput, match="die 2"):
         Dice({"s": [4, 0, 3]}).roll_until("s", D20, 10, three)
     assert len(Dice(seed=1).roll_until("s", D20, 2, lambda r: False)) == 2
+
+
+def test_given_dice_are_bounded():
+    from rules.dice import MAX_GIVEN_ROLLS
+
+    assert len(Dice({f"r{i}": 1 for i in range(MAX_GIVEN_ROLLS)})._given) == MAX_GIVEN_ROLLS
+    with pytest.raises(InvalidInput) as err:
+        Dice({f"r{i}": 1 for i in range(MAX_GIVEN_ROLLS + 1)})
+    assert err.value.fields == {"dice": f"at most {MAX_GIVEN_ROLLS} named rolls"}

@@ -107,3 +107,26 @@ def test_depth_limit_is_exact():
     assert load_json("[" * MAX_DEPTH + "]" * MAX_DEPTH) is not None
     with pytest.raises(InvalidInput):
         load_json("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))
+
+
+def test_depth_counts_scalars_as_a_level_and_every_branch():
+    from hypothesis import given, strategies as st
+
+    from rules.validate import depth
+
+    def reference(value):
+        if isinstance(value, dict):
+            return 1 + max(map(reference, value.values()), default=0)
+        if isinstance(value, list):
+            return 1 + max(map(reference, value), default=0)
+        return 1
+
+    json_values = st.recursive(st.none() | st.integers() | st.text(max_size=3),
+                               lambda children: st.lists(children, max_size=4)
+                               | st.dictionaries(st.text(max_size=3), children, max_size=4), max_leaves=40)
+
+    @given(json_values)
+    def same_as_recursive_definition(value):
+        assert depth(value) == reference(value)
+
+    same_as_recursive_definition()

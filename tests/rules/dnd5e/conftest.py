@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from rules.registry import run as _run
+from rules.dnd5e import ruleset  # alone: these tests never wait on another engine importing
 
 # Test modules import these helpers as ``dnd5e_testkit`` (pytest's importlib mode puts no test folder on sys.path).
 sys.modules.setdefault("dnd5e_testkit", sys.modules[__name__])
@@ -132,7 +132,7 @@ def big_setup() -> dict:
 
 
 def run(op: str, payload: dict, seed: int | None = None) -> dict:
-    return _run("dnd5e", op, payload, seed)
+    return ruleset.run(op, payload, seed)
 
 
 def pick(rng: random.Random, options: list[dict], suffix: str):

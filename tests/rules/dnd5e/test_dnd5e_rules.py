@@ -638,8 +638,14 @@ def test_orders_made_impossible_by_the_gm_are_cut_short_not_refused():
     moved = {"units": {"ua": {"stands": [{"stand": "a2", "move": [[0, 3]]}]}},
              "gm": {"adjustments": [{"type": "move", "id": "a2", "position": [0, 2]}]}}
     assert resolve(state, moved)["state"]["stands"]["a2"]["position"] == [0, 3]
-    with pytest.raises(InvalidInput) as err:
-        resolve(state, {"units": {"ua": {"stands": [{"stand": "a2", "move": [[0, 1]]}]}},
+    # a path declared from where the stand stood is not refused once the GM moves it: it is cut (H5, S5.7.2)
+    out = resolve(state, {"units": {"ua": {"stands": [{"stand": "a2", "move": [[0, 1]]}]}},
+                          "gm": {"adjustments": [{"type": "move", "id": "a2", "position": [0, 3]}]}})
+    assert out["state"]["stands"]["a2"]["position"] == [0, 3]
+    assert [e["stopped_reason"] for e in out["events"] if e["type"] == "move"] == ["path_broken"]
+    assert any(step["key"] == "round.path_moved" for step in out["log"])
+    with pytest.raises(InvalidInput) as err:  # malformed from both squares: refused
+        resolve(state, {"units": {"ua": {"stands": [{"stand": "a2", "move": [[3, 3]]}]}},
                         "gm": {"adjustments": [{"type": "move", "id": "a2", "position": [0, 3]}]}})
     assert "declarations.units.ua.stands[0].move[0]" in err.value.fields
 

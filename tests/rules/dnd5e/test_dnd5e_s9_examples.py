@@ -133,7 +133,7 @@ def test_s9_5_new_battle_ford():
                              {"id": "u_b", "kind": "unit", "total": 12, "modifier": 1}],
     }
     subset(st, expected)
-    assert set(st) == set(expected) | {"profiles"}
+    assert set(st) == set(expected) | {"profiles", "outcome", "strength"}  # the contract adds these two
     keys = {s["key"] for s in out["log"]}
     assert {"setup.unit", "setup.initiative", "setup.order", "setup.isolation"} <= keys
 
@@ -183,6 +183,7 @@ def test_s9_9_apply_damage(ford_state):
     out = run("apply-damage", {"state": ford_state, "target": "sb1", "amount": 20})
     expected = copy.deepcopy(ford_state)
     expected["stands"]["sb1"].update(hp=0, status="casualty")
+    expected["strength"]["B"] = 0
     assert out["state"] == expected
     subset(out, {"applied": [{"id": "sb1", "kind": "stand", "hp_before": 11, "hp_after": 0, "damage": 11,
                               "status": "casualty"}], "wasted": 9, "dice": {}})
@@ -228,6 +229,9 @@ def test_s9_13_resolve_round_ford(ford_state):
     expected_state["sides"]["A"]["victory_points"] = 3
     expected_state["units"]["u_b"]["eliminated_round"] = 1
     expected_state["stands"]["sb1"].update(hp=0, status="eliminated", position=None, isolated=False)
+    expected_state["strength"]["B"] = 0
+    expected_state["outcome"] = {"over": True, "winner": "A", "tie": False, "reason": "outcome.wiped_out",
+                                 "one_more_round": False, "gm_names_winner": False}
     assert out["state"] == expected_state
     assert out["events"] == [
         {"type": "turn", "round": 1, "actor": "u_a", "kind": "unit"},

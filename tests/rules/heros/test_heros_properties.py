@@ -134,7 +134,8 @@ def declarations(state: dict, rng: random.Random) -> dict:
         lurk = find(options(state, "unit", u["id"])["options"], "active.actions[kind=lurker].target_id")
         targets = [t for t in lurk["allowed"] if lurk["pa_cost"] <= pa_left[u["corps_id"]]]
         if targets and rng.random() < 0.5:
-            target = next(x for x in state["units"] if x["id"] == rng.choice(targets))
+            chosen = rng.choice(targets)
+            target = next(x for x in state["units"] if x["id"] == chosen)
             front = hexgrid.neighbour(target["position"], target["facing"])
             if hexgrid.key(front) not in claimed:
                 claimed.add(hexgrid.key(front))

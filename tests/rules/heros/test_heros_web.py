@@ -47,7 +47,8 @@ def test_shooting_options_explain_what_is_out_of_range():
     state = setup([unit("bw", "r", "Bw", 2, 2, range=2), unit("near", "b", "Bd", 2, 4), unit("far", "b", "Bd", 2, 8)])
     shoot = find(options(state, "unit", "bw"), "active.shootings[].target_id")
     assert shoot["allowed"] == ["near"]
-    assert shoot["forbidden"] == [{"value": "far", "reason": "out of range (2 hexes)", "rule": "S5.9"}]
+    assert shoot["forbidden"] == [{"value": "far", "reason": "out of range (2 hexes)", "rule": "S5.9",
+                                   "key": "refusal.range", "params": {"range": 2}}]
 
 
 def test_impetuous_unit_must_declare_and_a_two_forbids_the_hold():

@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from rules import registry
 from rules.errors import InvalidInput
+from rules.jdrwiki import ruleset
 from rules.jdrwiki.messages import MESSAGES
 
 F1 = {"id": "north", "name": "Ost de Loreval", "side": "a",
@@ -95,7 +95,8 @@ def new_battle_input():
 
 
 def run(op, payload, seed=None):
-    return registry.run("jdrwiki", op, copy.deepcopy(payload), seed=seed)
+    """Run one operation (through the ruleset itself: the registry would import every engine)."""
+    return ruleset.run(op, copy.deepcopy(payload), seed=seed)
 
 
 def refuse(op, payload):

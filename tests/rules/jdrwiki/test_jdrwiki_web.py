@@ -92,8 +92,15 @@ def test_negative_advantage_makes_the_allocation_required(jd, s1):
     assert result["must_declare"] is True
     env = opts["corps.n1.allocation.environment"]
     assert env["required"] and env["default"] == -3
-    error = jd.refuse("resolve-round", {"state": s1, "declarations": {}})
+    # A side that declares something must allocate its deficit itself (S5.5.2) ...
+    error = jd.refuse("resolve-round", {"state": s1, "declarations": {"armies": {"north": {"withdraw": False}}}})
     assert list(error["fields"]) == ["declarations.corps.n1.allocation"]
+    # ... one that declares nothing gets the default: the whole deficit on environment (contract defaults).
+    result = jd.run("resolve-round", {"state": s1, "declarations": {}, "seed": 3})
+    assert result["defaults_applied"] == ["side:a"]
+    assert [s["params"] for s in result["log"] if s["key"] == "defaults.applied"] == [{"participant": "side:a"}]
+    allocation = [s["params"] for s in result["log"] if s["key"] == "advantage.allocation"]
+    assert allocation[0]["allocation"]["environment"] == -3 and allocation[0]["corps"] == "n1"
 
 
 def test_hero_and_army_options(jd, s1):

@@ -351,11 +351,33 @@ def test_adjustments(run, battle):
     refused(lambda: rnd(run, state, {}, adjustments=[{"hero_id": "nobody"}]), "declarations.adjustments[0].hero_id")
 
 
+# -- missing declarations get the default orders (docs/rules/seventh_sea.md) ------------------
+def test_missing_declarations_get_the_default_orders(run, battle):
+    state = battle()
+    out = run("resolve-round", {"state": state, "declarations": {"sides": {"a": {"strategy": "march"}},
+                                                                 "heroes": {"lucie": {"engagement": "engaged"}}},
+                                "seed": 3})
+    assert out["defaults_applied"] == ["side:b", "hero:gaston"]
+    assert out["report"]["strategies"] == {"a": "march", "b": "in_ranks"}
+    assert out["report"]["heroes"]["gaston"]["engagement"] == "support"  # he did not fight last round
+    steps = [step for step in out["log"] if step["key"] == "defaults.applied"]
+    assert [step["params"]["participant"] for step in steps] == ["side:b", "hero:gaston"]
+    # a hero who fought last round holds his engagement
+    after = rnd(run, out["state"], {"lucie": {"engagement": "front_line"}})
+    assert after["defaults_applied"] == ["hero:gaston"]
+    assert after["report"]["heroes"]["gaston"]["engagement"] == "support"
+    fought = run("resolve-round", {"state": out["state"], "declarations": {}, "seed": 1})
+    assert fought["defaults_applied"] == ["side:a", "side:b", "hero:lucie", "hero:gaston"]  # state order
+    assert fought["report"]["heroes"]["lucie"]["engagement"] == "engaged"
+    assert not any(step["key"] == "input.default" and "strategy" in step["params"]["field"] for step in fought["log"])
+    declared = rnd(run, state, {"lucie": {"engagement": "support"}, "gaston": {"engagement": "engaged"}})
+    assert declared["defaults_applied"] == []
+
+
 # -- declarations refused (S9.11, H35) ------------------------------------------------------
 def test_declarations_refused(run, battle):
     state = battle()
     both = {"lucie": {"engagement": "support"}, "gaston": {"engagement": "support"}}
-    refused(lambda: rnd(run, state, {"lucie": {"engagement": "support"}}), "declarations.heroes.gaston.engagement")
     refused(lambda: rnd(run, state, {**both, "zed": {"engagement": "support"}}), "declarations.heroes.zed")
     refused(lambda: rnd(run, state, {**both, "lucie": {"engagement": "support", "opportunity": {
         "type": "medic", "accept": True}}}), "declarations.heroes.lucie.opportunity")
@@ -365,8 +387,6 @@ def test_declarations_refused(run, battle):
     refused(lambda: run("resolve-round", {"state": state, "declarations": {"sides": {"a": {"strategy": "march"},
                                                                                       "b": {"strategy": "rush"}}}}),
             "declarations.sides.b.strategy")
-    refused(lambda: run("resolve-round", {"state": state, "declarations": {"sides": {"a": {"strategy": "march"}}}}),
-            "declarations.sides.b")
     dueller = offered(battle(), "lucie")
     refused(lambda: rnd(run, dueller, {**both, "lucie": {"engagement": "support", "opportunity": {
         "type": "prepare_to_die", "accept": True, "duel_won": True, "opponent_id": "lucie"}}}),
@@ -377,8 +397,8 @@ def test_declarations_refused(run, battle):
 
 def test_no_die_drawn_before_validation(run, battle):
     state = battle()
-    error = refused(lambda: rnd(run, state, {"lucie": {"engagement": "support"}}, {"general:a": [10, 1]}),
-                    "declarations.heroes.gaston.engagement")
+    error = refused(lambda: rnd(run, state, {"zed": {"engagement": "support"}}, {"general:a": [10, 1]}),
+                    "declarations.heroes.zed")
     assert "dice.general:a" not in error.fields
 
 

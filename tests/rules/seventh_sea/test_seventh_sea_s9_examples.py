@@ -6,8 +6,16 @@ OPS = ["hero-sheet", "army-sheet", "preparation-roll", "general-roll", "personal
        "resolve-volley", "start-opportunity", "advance-opportunities", "new-battle", "end-battle"]
 
 
+ADDED = {"outcome", "strength", "defaults_applied"}  # battle room contract fields, added to every S9 output
+
+
 def without_log(output):
-    return {key: value for key, value in output.items() if key != "log"}
+    """The output without its log nor the fields the battle room contract added (checked on their own)."""
+    if isinstance(output, dict):
+        return {key: without_log(value) for key, value in output.items() if key != "log" and key not in ADDED}
+    if isinstance(output, list):
+        return [without_log(value) for value in output]
+    return output
 
 
 @pytest.mark.parametrize("op", OPS)
@@ -39,7 +47,7 @@ def test_s9_11_resolve_round_example(run, examples, logged):
 
 def test_s9_11_example_state_is_the_new_battle_output(run, examples):
     battle_input, battle_output = examples["new-battle"]
-    assert run("new-battle", battle_input)["state"] == battle_output["state"]
+    assert without_log(run("new-battle", battle_input)["state"]) == battle_output["state"]
 
 
 def test_outputs_do_not_mutate_inputs(examples):

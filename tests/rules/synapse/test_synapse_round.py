@@ -51,6 +51,9 @@ def test_s9_14_state_replayed_from_s9_12(run, battle, example):
     assert (r3["results"]["attack:A.melee"]["kind"], r3["results"]["attack:A.melee"]["loss_pct"]) == ("pursuit", 90)
     assert r3["results"]["rally:B.melee"]["success"] is False
     expected, _ = example("end-battle")
+    assert r3["state"].pop("outcome") == {"over": True, "winner": "A", "tie": False, "reason": "battle.rout",
+                                          "one_more_round": False, "gm_names_winner": False}
+    assert r3["state"].pop("strength") == {"A": 1646, "B": 0}  # B's orcs fled: nothing of B still stands
     assert r3["state"] == expected["state"]
 
 
