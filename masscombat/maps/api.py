@@ -17,7 +17,8 @@ from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from masscombat.core.permissions import Action, authorize
+from masscombat.campaigns.access import authorize
+from masscombat.core.permissions import Action
 from masscombat.maps import services
 from masscombat.maps.models import MAX_SIDE, BattleMap
 from masscombat.maps.render import render_map_svg

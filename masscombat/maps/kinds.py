@@ -12,7 +12,7 @@ from functools import cache
 
 from django.utils.translation import gettext_lazy as _
 
-from rules import registry
+from masscombat.core import engines
 
 # D&D 5e: 6 m squares; HÉROS: odd-q hexes; JdRWiki: zones.  SYNAPSE and 7th Sea
 # fight on one terrain chosen at battle setup: they have no map.
@@ -54,14 +54,14 @@ def label(term: str) -> str:
 
 
 def _defs(slug: str) -> dict:
-    return registry.get(slug).operations["new-battle"].input_schema().get("$defs", {})
+    return engines.operation_schema(slug, "new-battle").get("$defs", {})
 
 
 @cache
 def schema(kind: str) -> dict:
     """The JSON Schemas of the engine's map (``map``) and, for D&D 5e, of an objective square."""
     slug = RULESET_OF_KIND[kind]
-    operation = registry.get(slug).operations["new-battle"].input_schema()
+    operation = engines.operation_schema(slug, "new-battle")
     defs = operation.get("$defs", {})
     result = {"map": {**operation["properties"]["map"], "$defs": defs}}
     if "objective_squares" in operation["properties"]:
@@ -114,3 +114,12 @@ def size_bounds(kind: str) -> tuple[int, int]:
 def kind_of_campaign(campaign) -> str | None:
     """The kind of map the campaign's ruleset plays on, ``None`` for a game without one."""
     return KIND_OF_RULESET.get(campaign.ruleset)
+
+
+@cache
+def objective_bounds() -> dict[str, tuple[int, int]]:
+    """An objective square's numbers the GM sets (D&D 5e S3.8), each with the engine's bounds."""
+    entry = next(iter(schema("square")["objective_squares"]["patternProperties"].values()))
+    square = _resolve("square", entry)
+    return {name: (prop["minimum"], prop["maximum"]) for name, prop in square["properties"].items()
+            if name in ("hp_max", "vp", "ac")}

@@ -3,8 +3,9 @@
 One function, :func:`render_map_svg`, draws any of the three kinds (square
 grid, flat-topped odd-q hexes, zones) with its terrain, the pieces on it
 (units, stands, solos, characters, corps, each with its side's colour, a short
-label and badges for its state), the cells to highlight (legal moves) and the
-cells an area template would cover.  Colours come from CSS classes
+label and badges for its state), the cells to highlight (legal moves), the
+cells an area template would cover and, on grids, the columns' and rows' names
+along the edges.  Colours come from CSS classes
 (``static/css/maps.css``), so the markup stays small and a 40 x 30 map with 60
 stands is drawn in a few milliseconds.
 
@@ -18,7 +19,7 @@ id), ``label`` (a few letters drawn on it), ``title`` (its full name),
 ``solo``, ``character``, ``corps``), optional ``size`` (footprint in squares),
 ``badges`` (states among :data:`BADGES`), ``selected`` and ``mine``.
 Whoever builds pieces for a viewer builds them from what that viewer may see
-(:func:`masscombat.maps.selectors.map_view`): this module draws what it is given.
+(:func:`masscombat.maps.selectors.pieces_of`): this module draws what it is given.
 """
 
 from __future__ import annotations
@@ -33,11 +34,13 @@ from django.utils.translation import gettext_lazy
 
 from masscombat.maps.kinds import label as term_label
 from masscombat.maps.layout import zone_slots
+from masscombat.maps.naming import objective_names, zone_names
 
 SQUARE = 32
 HEX_R = 20
 HEX_H = math.sqrt(3) * HEX_R
 ZONE_W, ZONE_H, ZONE_GAP = 150, 92, 44
+GUTTER = 24  # the band left and above a grid where its columns' and rows' names are written
 
 # States a piece can show, in the order their badges are drawn, with their glyph.
 BADGES = {
@@ -145,10 +148,12 @@ def _square_cells(width: int, height: int, data: dict, out: list[str]) -> None:
                               f'width="{SQUARE}" height="{SQUARE}"/>')
             if cell and cell.get("elevation"):
                 extras.append(f'<text class="elev" x="{x * SQUARE + 3}" y="{y * SQUARE + 11}">▲{cell["elevation"]}</text>')
-    for oid, square in data.get("objective_squares", {}).items():
+    objectives = data.get("objective_squares", {})
+    called = objective_names(objectives)  # "Objective 1": an id is never drawn
+    for oid, square in objectives.items():
         x, y = square["at"]
         extras.append(
-            f'<g class="objective"><title>{escape(oid)}: {square["hp_max"]} {_("HP")}, {square["vp"]} {_("VP")}</title>'
+            f'<g class="objective"><title>{escape(called[oid])}: {square["hp_max"]} {_("HP")}, {square["vp"]} {_("VP")}</title>'
             f'<rect x="{x * SQUARE + 2}" y="{y * SQUARE + 2}" width="{SQUARE - 4}" height="{SQUARE - 4}" rx="4"/>'
             f'<text x="{x * SQUARE + SQUARE / 2}" y="{y * SQUARE + SQUARE - 5}">★</text></g>'
         )
@@ -189,12 +194,13 @@ def _zone_cells(zones: dict, out: list[str]) -> None:
             bx, by = _zone_box(zones[other]["at"])
             out.append(f'<line class="link" x1="{_fmt(ax + ZONE_W / 2)}" y1="{_fmt(ay + ZONE_H / 2)}" '
                        f'x2="{_fmt(bx + ZONE_W / 2)}" y2="{_fmt(by + ZONE_H / 2)}"/>')
+    names = zone_names(zones)  # an unnamed zone is "Zone 2", never its id
     for zid, zone in zones.items():
         x, y = _zone_box(zone["at"])
         terrain = {k: v for k, v in zone.get("terrain", {}).items() if v}
         main = max(terrain, key=terrain.get) if terrain else "plain"
         summary = " · ".join(f"{term_label(k)} {v}" for k, v in terrain.items())
-        name = zone.get("name") or zid
+        name = names[zid]
         out.append(
             f'<g class="zone"><rect class="cell t-{main}" data-c="{escape(zid)}" x="{_fmt(x)}" y="{_fmt(y)}" '
             f'width="{ZONE_W}" height="{ZONE_H}" rx="12"><title>{escape(name)}{": " + escape(summary) if summary else ""}'
@@ -213,6 +219,39 @@ def _zone_slots(width: int, height: int, zones: dict, out: list[str]) -> None:
                 bx, by = _zone_box((x, y))
                 out.append(f'<rect class="slot" data-c="slot:{x},{y}" x="{_fmt(bx)}" y="{_fmt(by)}" '
                            f'width="{ZONE_W}" height="{ZONE_H}" rx="12"/>')
+
+
+# -- coordinates on the edges ------------------------------------------------------
+
+
+def column_name(x: int) -> str:
+    """A square grid's column as players read it: A..Z, then AA, AB... (the battle room's lists say "C4")."""
+    name = ""
+    x += 1
+    while x:
+        x, rest = divmod(x - 1, 26)
+        name = chr(ord("A") + rest) + name
+    return name
+
+
+def _coordinates(kind: str, width: int, height: int, out: list[str]) -> None:
+    """Column names along the top edge and row names down the left one, in the lists' notation.
+
+    Squares read "C4" (letter, then the row counted from 1), hexes "col,row" (both from 0).
+    Without a script they sit in the gutter left and above the map; ``static/js/map-view.js``
+    keeps them on whatever edges are in sight, at one size on screen, as the map zooms.
+    """
+    if kind == "square":
+        columns = [(column_name(x), (x + 0.5) * SQUARE) for x in range(width)]
+        rows = [(str(y + 1), (y + 0.5) * SQUARE) for y in range(height)]
+    else:
+        columns = [(str(col), _hex_center(col, 0)[0]) for col in range(width)]
+        rows = [(str(row), _hex_center(0, row)[1]) for row in range(height)]
+    out.append(f'<g class="coords" aria-hidden="true"><g class="coords-cols" transform="translate(0 {2 - GUTTER})">')
+    out.extend(f'<text x="{_fmt(x)}" y="0">{name}</text>' for name, x in columns)
+    out.append(f'</g><g class="coords-rows" transform="translate({2 - GUTTER} 0)">')
+    out.extend(f'<text x="0" y="{_fmt(y)}">{name}</text>' for name, y in rows)
+    out.append("</g></g>")
 
 
 # -- pieces --------------------------------------------------------------------
@@ -292,9 +331,11 @@ def render_map_svg(source, *, pieces: Iterable[dict] = (), highlights: Iterable 
     kind, width, height, data = normalise_source(source)
     zones = data.get("zones", {}) if kind == "zones" else {}
     w, h = _size(kind, width, height)
+    gutter = 0 if kind == "zones" else GUTTER
+    w, h = w + gutter, h + gutter
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="battle-map kind-{kind}" data-kind="{kind}" '
-        f'viewBox="0 0 {_fmt(w)} {_fmt(h)}" width="{_fmt(w)}" height="{_fmt(h)}" role="img" '
+        f'viewBox="{-gutter} {-gutter} {_fmt(w)} {_fmt(h)}" width="{_fmt(w)}" height="{_fmt(h)}" role="img" '
         f'aria-label="{escape(label or _("Battle map"))}">'
         '<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
         'patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="6"/></pattern></defs>'
@@ -312,7 +353,10 @@ def render_map_svg(source, *, pieces: Iterable[dict] = (), highlights: Iterable 
     out.extend(_shape(kind, cell_key(kind, at), "hl", zones) for at in highlights)
     out.append('</g><g class="template">')
     out.extend(_shape(kind, cell_key(kind, at), "tpl", zones) for at in template)
-    out.append('</g><g class="pieces">')
+    out.append("</g>")
+    if kind != "zones":
+        _coordinates(kind, width, height, out)
+    out.append('<g class="pieces">')
     _pieces(kind, pieces, zones, out)
     out.append("</g></svg>")
     return "".join(out)

@@ -1,11 +1,12 @@
-"""Read paths: a campaign's maps, and a battle state turned into what one viewer sees on the map.
+"""Read paths: a campaign's maps, and a battle state turned into the pieces one viewer sees on the map.
 
-:func:`map_view` is the fog-of-war boundary.  A player's pieces are built
-only from the engine's ``visible-state`` output for their side, so a hidden
-unit, a lurker or a high-altitude flyer of the other side never reaches the
-page or the websocket; the GM (``viewer_side=None``) sees the whole state.
-Legal moves come from the engine's ``declaration-options``: nothing here
-decides what a piece may do.
+:func:`pieces_of` is given the state a viewer may see (the engine's
+``visible-state`` for a player's side, which the battle room asks once per
+request; the whole state for the GM), so a hidden unit, a lurker or a
+high-altitude flyer of the other side never reaches the page or the
+websocket.  Where a piece may go is not decided here: the room's declaration
+forms offer the engine's ``declaration-options`` for the viewer, and the map
+draws the cells of the picked option.
 """
 
 from __future__ import annotations
@@ -14,13 +15,10 @@ from functools import cache
 
 from django.db.models import QuerySet
 
+from masscombat.core import engines
 from masscombat.core.permissions import Action
 from masscombat.maps.kinds import kind_of_campaign
 from masscombat.maps.models import BattleMap
-from masscombat.maps.render import cell_key
-from rules import registry
-
-SELECTED_PATH_LIMIT = 400
 
 
 def maps_of(campaign) -> QuerySet[BattleMap]:
@@ -54,7 +52,7 @@ def maps_section_context(access) -> dict:
     }
 
 
-def _initials(name: str, fallback: str) -> str:
+def initials(name: str, fallback: str) -> str:
     words = [w for w in (name or "").replace("-", " ").replace("_", " ").split() if w]
     if not words:
         return fallback[:3]
@@ -70,7 +68,7 @@ def footprint_of_size(size: str) -> int:
     probe = {"name": size, "size": size, "ac": 10, "hp_max": 1, "speed_m": 0,
              "abilities": dict.fromkeys(("str", "dex", "con", "int", "wis", "cha"), 10)}
     role = "solo" if size == "gargantuan" else "stand"
-    return registry.run("dnd5e", "creature-sheet", {"profile": probe, "role": role})["footprint"]
+    return engines.call("dnd5e", "creature-sheet", {"profile": probe, "role": role})["footprint"]
 
 
 def _footprints(state: dict) -> dict[str, int]:
@@ -84,7 +82,7 @@ def _hurt(entry: dict, profile: dict | None) -> bool:
     return hp is not None and profile is not None and 0 < hp < profile.get("hp_max", hp)
 
 
-def _dnd5e_pieces(state: dict) -> list[dict]:
+def _dnd5e_pieces(state: dict, names: dict[str, str]) -> list[dict]:
     sides = list(state.get("sides", {}))
     profiles = state.get("profiles", {})
     footprint = _footprints(state)
@@ -108,8 +106,8 @@ def _dnd5e_pieces(state: dict) -> list[dict]:
                 "id": sid, "kind": "stand", "at": stand["position"], "unit": uid,
                 "participant": {"kind": "unit", "id": uid}, "option_marker": f"units.{uid}.stands[{index}].",
                 "size": footprint.get(stand.get("profile"), 1),
-                "label": f"{_initials(unit.get('name'), uid)}{index + 1}",
-                "title": f"{unit.get('name') or uid} · {sid}",
+                "label": f"{initials(names.get(uid), uid)}{index + 1}",
+                "title": names.get(sid) or f"{names.get(uid, uid)} {index + 1}",
                 "side": unit.get("side"), "side_index": sides.index(unit["side"]) if unit.get("side") in sides else 0,
                 "controller": unit.get("controller"), "badges": badges,
             })
@@ -125,7 +123,7 @@ def _dnd5e_pieces(state: dict) -> list[dict]:
         pieces.append({
             "id": hid, "kind": "solo", "at": solo["position"], "participant": {"kind": "solo", "id": hid},
             "option_marker": f"solos.{hid}.", "size": footprint.get(solo.get("profile"), 1),
-            "label": _initials(solo.get("name"), hid), "title": solo.get("name") or hid,
+            "label": initials(names.get(hid), hid), "title": names.get(hid, hid),
             "side": solo.get("side"), "side_index": sides.index(solo["side"]) if solo.get("side") in sides else 0,
             "controller": solo.get("controller"), "badges": badges,
         })
@@ -135,7 +133,7 @@ def _dnd5e_pieces(state: dict) -> list[dict]:
 # -- HÉROS -------------------------------------------------------------------------
 
 
-def _heros_pieces(state: dict) -> list[dict]:
+def _heros_pieces(state: dict, names: dict[str, str]) -> list[dict]:
     sides = [s["id"] for s in state.get("sides", [])]
     broken_sides = {s["id"] for s in state.get("sides", []) if s.get("broken")}
     demoralised = {c["id"] for c in state.get("corps", []) if c.get("demoralised")}
@@ -151,7 +149,7 @@ def _heros_pieces(state: dict) -> list[dict]:
         pieces.append({
             "id": unit["id"], "kind": "unit", "at": unit["position"], "participant": {"kind": "unit", "id": unit["id"]},
             "option_marker": f".{unit['id']}", "label": unit.get("troop_type") or unit["id"][:3],
-            "title": f"{unit.get('name') or unit['id']} ({unit.get('troop_type', '')})",
+            "title": f"{names.get(unit['id'], unit['id'])} ({unit.get('troop_type', '')})",
             "side": unit.get("side"), "side_index": sides.index(unit["side"]) if unit.get("side") in sides else 0,
             "badges": badges,
         })
@@ -162,7 +160,7 @@ def _heros_pieces(state: dict) -> list[dict]:
         pieces.append({
             "id": char["id"], "kind": "character", "at": char["position"],
             "participant": {"kind": "character", "id": char["id"]}, "option_marker": "kind=character",
-            "label": _initials(char.get("name"), char["id"]), "title": char.get("name") or char["id"],
+            "label": initials(names.get(char["id"]), char["id"]), "title": names.get(char["id"], char["id"]),
             "side": char.get("side"), "side_index": sides.index(char["side"]) if char.get("side") in sides else 0,
             "controller": char.get("player_id"), "badges": badges,
         })
@@ -172,7 +170,7 @@ def _heros_pieces(state: dict) -> list[dict]:
 # -- JdRWiki -----------------------------------------------------------------------
 
 
-def _jdrwiki_pieces(state: dict) -> list[dict]:
+def _jdrwiki_pieces(state: dict, names: dict[str, str]) -> list[dict]:
     armies = state.get("armies", {})
     sides = sorted({a.get("side") for a in armies.values() if a.get("side")})
     pieces = []
@@ -184,8 +182,8 @@ def _jdrwiki_pieces(state: dict) -> list[dict]:
         badges = [b for b, on in (("routed", corps.get("status") == "routed"),) if on]
         pieces.append({
             "id": cid, "kind": "corps", "at": corps["zone"], "participant": {"kind": "corps", "id": cid},
-            "option_marker": f"corps.{cid}.", "label": _initials(army.get("name"), cid),
-            "title": f"{army.get('name') or corps.get('army_id')} · {cid}",
+            "option_marker": f"corps.{cid}.", "label": initials(names.get(corps.get("army_id")), cid),
+            "title": names.get(cid, cid),
             "side": side, "side_index": sides.index(side) if side in sides else 0, "badges": badges,
         })
     return pieces
@@ -209,74 +207,13 @@ def battle_source(state: dict, battle_map: BattleMap | None = None) -> dict:
     return {"zones": engine.get("zones", {})}
 
 
-def pieces_of(visible_state: dict, ruleset: str, viewer_side: str | None) -> list[dict]:
+def pieces_of(visible_state: dict, ruleset: str, viewer_side: str | None, names: dict[str, str]) -> list[dict]:
     """The pieces of a state the viewer may already see (the engine's ``visible-state`` output, or the whole state for the GM).
 
-    For callers that hold the visible state already (the battle room keeps
-    one per side); :func:`map_view` calls it after asking the engine.
+    The battle room keeps one visible state per viewer and passes it here.  Labels
+    and titles come from ``names`` (the engine's for the viewer), never from ids.
     """
-    pieces = PIECES.get(ruleset, lambda _state: [])(visible_state)
+    pieces = PIECES.get(ruleset, lambda _state, _names: [])(visible_state, names)
     for piece in pieces:
         piece["mine"] = viewer_side is not None and piece.get("side") == viewer_side
     return pieces
-
-
-def _is_cell(value) -> bool:
-    return (isinstance(value, dict) and "col" in value and "row" in value) or (
-        isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value))
-
-
-def legal_moves(state: dict, ruleset: str, piece: dict) -> list:
-    """The cells a piece may end a move on, from the engine's ``declaration-options`` (last cell of each legal path)."""
-    answer = registry.run(ruleset, "declaration-options", {"state": state, "participant": piece["participant"]})
-    cells, seen = [], set()
-    for option in answer.get("options", []):
-        if piece["option_marker"] not in option.get("path", ""):
-            continue
-        for path in (option.get("allowed") or [])[:SELECTED_PATH_LIMIT]:
-            if isinstance(path, list) and path and _is_cell(path[-1]):
-                key = cell_key("hex" if isinstance(path[-1], dict) else "square", path[-1])
-                if key not in seen:
-                    seen.add(key)
-                    cells.append(path[-1])
-    return cells
-
-
-def map_view(battle_state: dict, ruleset: str, viewer_side: str | None, selected_piece: str | None = None,
-             *, battle_map: BattleMap | None = None) -> dict:
-    """What one viewer sees on the map: ``{"source", "pieces", "highlights", "hidden"}``, ready for the renderer.
-
-    ``viewer_side`` is the engine's side id of the viewer, ``None`` for the GM.
-    ``selected_piece``, when it is one of the pieces this viewer sees, gets
-    its legal moves highlighted.  ``battle_map`` (the stored map the battle was
-    set up on) only tells where zones are drawn.
-    """
-    if viewer_side is None:
-        state, hidden = battle_state, []
-    else:
-        answer = registry.run(ruleset, "visible-state", {"state": battle_state, "side": viewer_side})
-        state, hidden = answer["state"], answer.get("hidden", [])
-    pieces = pieces_of(state, ruleset, viewer_side)
-    highlights = []
-    for piece in pieces:
-        if selected_piece is not None and piece["id"] == selected_piece:
-            piece["selected"] = True
-            if viewer_side is None or piece["mine"]:
-                highlights = legal_moves(battle_state, ruleset, piece)
-    return {"source": battle_source(state, battle_map), "pieces": pieces, "highlights": highlights, "hidden": hidden}
-
-
-def area_preview(battle_state: dict, *, shape: str, size_m: float, origin, direction: str | None = None,
-                 extra_side: str = "high") -> list:
-    """The squares a D&D 5e area of effect would cover, from the engine's ``area-template`` (S6.9).
-
-    What the battle room draws as ``template`` while a player aims a spell,
-    before declaring it; the engine also raises ``InvalidInput`` for a
-    template it cannot place (a cone without a direction, say).
-    """
-    grid = battle_state["map"]
-    payload = {"shape": shape, "size_m": size_m, "origin": list(origin), "extra_side": extra_side,
-               "map": {"width": grid["width"], "height": grid["height"]}}
-    if direction is not None:
-        payload["direction"] = direction
-    return registry.run("dnd5e", "area-template", payload)["squares"]

@@ -36,9 +36,9 @@ class StaleMap(Exception):
 
 def _clean_name(name) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise MapInvalid({"name": _("This field is required.")})
+        raise MapInvalid({"name": _("The map needs a name.")})
     if len(name.strip()) > NAME_MAX:
-        raise MapInvalid({"name": _("At most %(n)d characters.") % {"n": NAME_MAX}})
+        raise MapInvalid({"name": _("A map's name has at most %(n)d characters.") % {"n": NAME_MAX}})
     return name.strip()
 
 

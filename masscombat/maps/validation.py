@@ -16,12 +16,13 @@ import json
 import re
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from jsonschema import Draft202012Validator
 
+from masscombat.core import engines
 from masscombat.maps.kinds import RULESET_OF_KIND, schema, size_bounds
 from masscombat.maps.layout import zone_slots
-from rules import registry
-from rules.errors import InvalidInput
+from masscombat.maps.naming import objective_names, zone_names
 
 CELL_DEFAULTS = {"terrain": "open", "difficult": False, "elevation": 0}
 HEX_DEFAULTS = {"terrain": "open", "wooded": False, "built_up": False, "river": False, "river_bank": False,
@@ -145,8 +146,8 @@ def _probe_dnd5e(width: int, height: int, cells: list, objective_squares: dict) 
         },
     }
     try:
-        registry.run(RULESET_OF_KIND["square"], "new-battle", payload, seed=0)
-    except InvalidInput as refusal:
+        engines.call(RULESET_OF_KIND["square"], "new-battle", payload, seed=0)
+    except engines.InvalidInput as refusal:
         return {
             path.removeprefix("map."): problem
             for path, problem in refusal.fields.items()
@@ -237,9 +238,10 @@ def _clean_zones(width: int, height: int, data: dict, errors: dict) -> dict:
     if any(not (x < width and y < height) for x, y in slots.values()):
         errors["zones"] = _("More zones than places to draw them: enlarge the map.")
         return {}
+    names = zone_names(zones)  # a zone saved unnamed is "Zone 2", never its id
     return {
         "zones": {
-            zid: {"name": zone.get("name", ""), "neighbors": sorted(links[zid]),
+            zid: {"name": names[zid], "neighbors": sorted(links[zid]),
                   "terrain": {k: v for k, v in sorted(zone.get("terrain", {}).items()) if v},
                   "at": list(slots[zid])}
             for zid, zone in zones.items()
@@ -257,7 +259,7 @@ def clean_map(kind: str, width, height, data) -> dict:
     if not isinstance(data, dict):
         errors["data"] = _("Wrong type of value.")
     if errors:
-        raise MapInvalid(errors)
+        raise MapInvalid(_with_places(errors, data if isinstance(data, dict) else {}))
     cleaner = {"square": _clean_square, "hex": _clean_hex, "zones": _clean_zones}[kind]
     cleaned = cleaner(width, height, data, errors)
     if errors:
@@ -265,10 +267,27 @@ def clean_map(kind: str, width, height, data) -> dict:
     return cleaned
 
 
+_FIELDS = {"name": _lazy("Name"), "width": _lazy("Width"), "height": _lazy("Height"), "zones": _lazy("Zones")}
+_ZONE_OR_OBJECTIVE = re.compile(r"^(zones|objective_squares)\.([^.\[]+)")
+
+
 def _with_places(errors: dict[str, str], data: dict) -> dict[str, str]:
-    """Name the square or hex of each cell error, so the GM finds it on the map."""
+    """Name the square, hex, zone or objective of each error, so the GM finds it on the map; never a path."""
     named = {}
+    zones = data.get("zones") if isinstance(data.get("zones"), dict) else {}
+    squares = data.get("objective_squares") if isinstance(data.get("objective_squares"), dict) else {}
+    places = {"zones": zone_names(zones), "objective_squares": objective_names(squares)}
     for path, problem in errors.items():
+        place = _ZONE_OR_OBJECTIVE.match(path)
+        if place:
+            where = places[place.group(1)].get(place.group(2)) or (
+                _("Zone") if place.group(1) == "zones" else _("Objective square"))
+            named[path] = _("%(where)s: %(problem)s") % {"where": where, "problem": problem}
+            continue
+        if path.split(".")[0].split("[")[0] in _FIELDS:
+            named[path] = _("%(where)s: %(problem)s") % {"where": _FIELDS[path.split(".")[0].split("[")[0]],
+                                                         "problem": problem}
+            continue
         match = re.match(r"(cells|hexes)\[(\d+)\]", path)
         entry = None
         if match and isinstance(data.get(match.group(1)), list) and int(match.group(2)) < len(data[match.group(1)]):

@@ -15,13 +15,23 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from masscombat.core.permissions import Action, authorize
-from masscombat.maps import services
+from masscombat.campaigns.access import authorize
+from masscombat.core import jsonsafe
+from masscombat.core.permissions import Action
+from masscombat.maps import field_help, services
 from masscombat.maps.forms import ImportMapForm, NewMapForm
-from masscombat.maps.kinds import kind_of_campaign, label, vocabulary
+from masscombat.maps.kinds import (
+    kind_of_campaign,
+    label,
+    objective_bounds,
+    size_bounds,
+    vocabulary,
+)
 from masscombat.maps.models import BattleMap
+from masscombat.maps.naming import zone_word
 from masscombat.maps.render import legend, render_map_svg
 from masscombat.maps.selectors import map_for, maps_section_context
 from masscombat.maps.validation import MapInvalid, clean_map
@@ -70,7 +80,7 @@ def import_map(request, pk: int):
     form = ImportMapForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:
-            document = json.loads(form.cleaned_data["raw"])
+            document = jsonsafe.loads(form.cleaned_data["raw"])
             battle_map = services.import_map(access.campaign, document)
         except (ValueError, UnicodeDecodeError):
             form.add_error(None, _("This file is not JSON."))
@@ -111,14 +121,46 @@ def edit(request, pk: int, map_id: int):
         "levels": vocab["levels"],
     }
     drawing = _drawing(battle_map)
+    helps = field_help.for_kind(battle_map.kind)
+    levels = [(name, label(name) if name != "elevation" else _("Elevation"), low, high, helps.get(name))
+              for name, (low, high) in vocab["levels"].items()]
     return render(request, "maps/edit.html", {
         "campaign": access.campaign, "map": battle_map, "editor": editor,
         "editor_svg": drawing["svg"], "editor_legend": drawing["legend"], "messages_for_js": _editor_messages(),
-        "terrains": [(t, label(t)) for t in vocab["terrains"]],
-        "flags": [(f, label(f)) for f in vocab["flags"]],
-        "levels": [(name, label(name) if name != "elevation" else _("Elevation"), low, high)
-                   for name, (low, high) in vocab["levels"].items()],
+        "terrains": [(t, label(t), helps.get(t)) for t in vocab["terrains"]],
+        "flags": [(f, label(f), helps.get(f)) for f in vocab["flags"]],
+        "levels": levels,
+        "zone_tools": list(ZONE_TOOLS.items()),
+        "tool_helps": _tool_helps(battle_map.kind, vocab, helps),
+        "objective_fields": _objective_fields(helps) if battle_map.kind == "square" else [],
+        "size": size_bounds(battle_map.kind),
+        "help": helps,
     })
+
+
+ZONE_TOOLS = {"select": gettext_lazy("Select a zone"), "add": gettext_lazy("Add a zone"),
+              "link": gettext_lazy("Link two zones"), "move": gettext_lazy("Move a zone"),
+              "pan": gettext_lazy("Move the view")}
+OBJECTIVE_DEFAULTS = {"hp_max": 40, "vp": 2, "ac": 15}  # what the next objective placed starts with
+
+
+def _tool_helps(kind: str, vocab: dict, helps: dict) -> list[tuple[str, str, object]]:
+    """(help id, tool value, help) of every tool: shown under the strip while its tool is picked."""
+    if kind == "zones":
+        tools = [(name, name) for name in ZONE_TOOLS]
+    else:
+        tools = [(t, f"terrain:{t}") for t in vocab["terrains"]] + [(f, f"flag:{f}") for f in vocab["flags"]]
+        tools += [(name, f"level:{name}") for name in vocab["levels"]]
+        tools += [("feature", "feature")] if kind == "hex" else [("objective", "objective")]
+        tools += [("pan", "pan")]
+    return [(key, tool, helps.get(key)) for key, tool in tools]
+
+
+def _objective_fields(helps: dict) -> list[tuple]:
+    """The fields of the next objective squares placed, with the engine's bounds (D&D 5e S3.8)."""
+    names = {"hp_max": _("Hit points"), "vp": _("Victory points"), "ac": _("Armour class")}
+    bounds = objective_bounds()
+    return [(name, text, *bounds[name], OBJECTIVE_DEFAULTS[name], helps.get(name)) for name, text in names.items()]
 
 
 def _editor_messages() -> dict:
@@ -129,6 +171,7 @@ def _editor_messages() -> dict:
         "offline": _("The server did not answer. Your changes are still here: try again."),
         "links": _("Linked to:"), "none": _("nothing yet"), "pickSecond": _("Now tap the zone to link it with."),
         "pickSlot": _("Now tap a free place."), "leave": _("You have unsaved changes."),
+        "zone": _("Zone"), "zoneName": zone_word("%(n)s"),
     }
 
 
@@ -136,7 +179,7 @@ def _json_body(request) -> dict:
     if len(request.body) > BODY_MAX_BYTES:
         raise MapInvalid({"": _("The map is too large.")})
     try:
-        body = json.loads(request.body)
+        body = jsonsafe.loads(request.body)
     except (ValueError, UnicodeDecodeError):
         raise MapInvalid({"": _("The request is not JSON.")}) from None
     if not isinstance(body, dict):

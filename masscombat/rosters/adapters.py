@@ -4,7 +4,7 @@ A roster stores the engine's own input format.  This module says, per ruleset
 slug, what that format is (its JSON Schema, for the forms), which derivation
 operations compute its sheet, how their input is built from the stored data,
 which derived number is its "strength" (charted over the campaign) and what a
-new one starts as.  Data only: every number comes from ``rules.registry.run``,
+new one starts as.  Data only: every number comes from the engine (``engines.call``),
 and running the derivations is also how the data is validated, so the engine's
 own rules (ranges, enums, consistency) decide what is accepted.
 """
@@ -18,9 +18,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from rules import registry
-from rules.errors import InvalidInput
-from rules.validate import parse
+from django.utils.translation import gettext
+
+from masscombat.core import engines
+from masscombat.core.engines import InvalidInput, parse
+from masscombat.rosters import catalogue
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,8 @@ class Derivation:
     # and which payload keys come from the data's top level instead (its profiles).
     at: str = ""
     top_level: tuple[str, ...] = ()
+    # A check only: its refusals are the data's, its output is left off the sheet (a HÉROS unit's own sheet).
+    shown: bool = True
 
     def data_path(self, path: str) -> str:
         """An error path of the engine, as a path of the stored data."""
@@ -87,15 +91,16 @@ class Kind:
             if options and self.options is not None:
                 payload = {**payload, **options}
             try:
-                output = registry.run(slug, derivation.op, payload)
+                output = engines.call(slug, derivation.op, payload)
             except InvalidInput as error:
                 first_error = first_error or error.error
                 for path, message in error.fields.items():
                     problems.setdefault(derivation.data_path(path), message)
                 continue
-            picked = dict(derivation.pick(output))
-            picked.setdefault("log", output.get("log", []))
-            sheets[name] = picked
+            if derivation.shown:
+                picked = dict(derivation.pick(output))
+                picked.setdefault("log", output.get("log", []))
+                sheets[name] = picked
         if problems or first_error:
             raise InvalidInput(first_error, problems)
         return sheets
@@ -125,7 +130,7 @@ def _local_path(path: str, prefix: str) -> str:
 
 def _input_property(slug: str, op: str, name: str) -> dict:
     """The JSON Schema of one property of an operation's input, with the definitions it uses."""
-    schema = registry.get(slug).operations[op].input_schema()
+    schema = engines.operation_schema(slug, op)
     result = copy.deepcopy(schema["properties"][name])
     if "$defs" in schema:
         result["$defs"] = schema["$defs"]
@@ -133,7 +138,7 @@ def _input_property(slug: str, op: str, name: str) -> dict:
 
 
 def _input(slug: str, op: str, drop: tuple[str, ...] = ("seed", "dice")) -> dict:
-    schema = copy.deepcopy(registry.get(slug).operations[op].input_schema())
+    schema = copy.deepcopy(engines.operation_schema(slug, op))
     for name in drop:
         schema.get("properties", {}).pop(name, None)
         if name in schema.get("required", []):
@@ -165,7 +170,7 @@ _JDRWIKI = {
             "aides": [],
             "criteria": {name: 0 for name in _JDRWIKI_CRITERIA},
             "talents": [],
-            "units": [{"name": "", "value": 1, "count": 100, "speed": 1}],
+            "units": [{"name": _first_unit(), "value": 1, "count": 100, "speed": 1}],
             "has_magic": False,
         },
         strength=lambda sheet: sheet["army"].get("hp"),
@@ -212,13 +217,14 @@ _SEVENTH_SEA = {
 
 _HEROS = {
     "army": Kind(
-        schema=lambda: _input("heros", "army-sheet"),
-        derivations=lambda data: [("army", Derivation("army-sheet", lambda d: d))],
+        schema=lambda: _heros_army_schema(),
+        derivations=lambda data: [("army", Derivation("army-sheet", lambda d: d)), *_heros_units(data)],
         blank=lambda name: {
             "side_id": _slug(name),
-            "corps": [{"id": "c1", "kind": "cinc", "general_id": "g1"}],
-            "units": [{"id": "u1", "corps_id": "c1", "troop_type": "Sp"}],
-            "characters": [{"id": "g1", "corps_id": "c1", "role": "cinc"}],
+            "corps": [{"id": "c1", "name": gettext("Corps %(number)s") % {"number": 1}, "kind": "cinc",
+                       "general_id": "g1"}],
+            "units": [{"id": "u1", "name": _first_unit(), "corps_id": "c1", **_heros_troop("Sp")}],
+            "characters": [{"id": "g1", "name": gettext("General"), "corps_id": "c1", "role": "cinc"}],
         },
         strength=lambda sheet: sheet["army"]["army"]["ep_total"] - sheet["army"]["army"]["ep_lost_effective"],
     ),
@@ -240,18 +246,18 @@ _SYNAPSE = {
         blank=lambda name: {
             "name": name,
             "commander": None,
-            "units": [{"id": "unit_1", "unit_type": "human_infantry", "headcount": 100, "weapon_damage": 4,
-                       "combat_base": 3}],
+            "units": [{"id": "u1", "name": _first_unit(), "unit_type": "human_infantry", "headcount": 100,
+                       "weapon_damage": 4, "combat_base": 3}],
         },
         strength=lambda sheet: _sum(group.get("strength") for group in sheet["army"].get("groups", {}).values()),
         options=lambda: _synapse_context(),
     ),
     # A character has no sheet of its own in SYNAPSE: the engine's model still validates it.
     "hero": Kind(
-        schema=lambda: _model("rules.synapse.entities", "Character").model_json_schema(),
+        schema=lambda: engines.model("synapse", "Character").model_json_schema(),
         derivations=lambda data: [],
-        blank=lambda name: {"id": _slug(name), "name": name, "unit_id": "unit_1", "armour": 0},
-        model=lambda: _model("rules.synapse.entities", "Character"),
+        blank=lambda name: {"id": _slug(name), "name": name, "unit_id": "u1", "armour": 0},
+        model=lambda: engines.model("synapse", "Character"),
     ),
 }
 
@@ -315,7 +321,7 @@ _DND5E = {
         blank=lambda name: {
             "name": name,
             "profiles": {"orc": copy.deepcopy(_ORC)},
-            "units": {"u1": {"name": "", "type": "regiment", "configuration": "march",
+            "units": {"u1": {"name": _first_unit(), "type": "regiment", "configuration": "march",
                              "stands": [{"id": "s1", "profile": "orc"}]}},
         },
         strength=lambda sheet: _sum(unit.get("surviving_stands") for unit in sheet.values()),
@@ -330,10 +336,45 @@ _DND5E = {
 }
 
 
-def _model(module: str, name: str):
-    import importlib
+def _first_unit() -> str:
+    """A new army's first unit, named in the GM's language ("Unité 1") rather than left blank."""
+    return gettext("Unit %(number)s") % {"number": 1}
 
-    return getattr(importlib.import_module(module), name)
+
+def _heros_troop(code: str) -> dict:
+    """A HÉROS troop type with the combat factors and move its template holds, so a new army can go to battle."""
+    template = catalogue.find("heros", "troops", code)
+    return dict(template.data) if template is not None else {"troop_type": code}
+
+
+def _heros_units(data: dict) -> list[tuple[str, Derivation]]:
+    """Each unit's own sheet, as a check: the army sheet counts morale points only, while a battle needs a
+    unit's combat factors and move (S3.4), which ``unit-sheet`` refuses when they are missing."""
+    units = data.get("units") if isinstance(data, dict) else None
+    return [
+        (f"unit:{index}", Derivation("unit-sheet", lambda d, unit=unit: {"unit": unit}, prefix="unit",
+                                     at=f"units[{index}]", shown=False))
+        for index, unit in enumerate(units if isinstance(units, list) else []) if isinstance(unit, dict)
+    ]
+
+
+def _heros_army_schema() -> dict:
+    """HÉROS's army list, its units and characters with every definition field a battle takes (S3.4, S3.5).
+
+    The army sheet reads only part of a unit (``ArmyUnit``) and ignores the
+    rest; a battle needs the rest too (combat factors, move, name), so the form
+    offers the engine's full definitions and keeps what the GM typed.
+    """
+    schema = _input("heros", "army-sheet")
+    corps = schema["$defs"]["ArmyCorps"]
+    corps["properties"] = {"name": {"type": "string", "maxLength": 80, "title": "Name"}, **corps["properties"]}
+    for target, model in (("ArmyUnit", "UnitDef"), ("ArmyCharacter", "CharacterDef")):
+        full = engines.model("heros", model).model_json_schema()
+        schema["$defs"].update(full.pop("$defs", {}))
+        known = schema["$defs"][target]["properties"]
+        extra = {name: prop for name, prop in full["properties"].items() if name not in known}
+        schema["$defs"][target]["properties"] = {"name": extra.pop("name"), **known, **extra}
+    return schema
 
 
 def _slug(name: str) -> str:
@@ -349,7 +390,7 @@ class Adapter:
 
     @property
     def ruleset(self):
-        return registry.get(self.slug)
+        return engines.ruleset(self.slug)
 
     def army_sheet(self, data: dict) -> dict:
         return self.army.sheet(self.slug, data)

@@ -20,9 +20,10 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rules.errors import InvalidInput
 
-from masscombat.core.permissions import Action, authorize
+from masscombat.campaigns.access import authorize
+from masscombat.core.engines import InvalidInput
+from masscombat.core.permissions import Action
 from masscombat.rosters import pages, selectors, services
 from masscombat.rosters.models import RosterChange
 from masscombat.rosters.views import KINDS
@@ -169,7 +170,8 @@ class _RosterViewSet(viewsets.ViewSet):
         change = item.changes.filter(pk=change_id, after__isnull=False).first()
         if change is None:
             raise Http404
-        version = request.data.get("version")
+        body = request.data if isinstance(request.data, dict) else {}  # a JSON list or number names no version
+        version = body.get("version")
         if not isinstance(version, int) or isinstance(version, bool):
             raise ValidationError({"version": _("Send the version you edited, so no one's change is lost.")})
         with _engine_errors():

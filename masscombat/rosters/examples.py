@@ -92,22 +92,38 @@ SEVENTH_SEA_HEROES = {
               "resolve": 2, "unit_type": "artillery"},
 }
 
+def _heros_unit(uid, name, corps, code, foot, mounted, move, **extra) -> dict:
+    return {"id": uid, "name": name, "corps_id": corps, "troop_type": code, "factor_vs_foot": foot,
+            "factor_vs_mounted": mounted, "move": move, **extra}
+
+
+# S9.3's army as it stands at the start of a battle: every unit active (the lurker waits in its pool,
+# S7.9), every character fit, no captive yet.  Its combat factors and moves are the spec's where it
+# gives them (Kn, Sp, Wb, Ps: S9.6, S9.12); a god's and a lurker's are left by the source to the army
+# list (S7.10, S7.11): these are the engine tests' values, for the GM to change.
 HEROS_ARMIES = {
     "Armée rouge": {
         "side_id": "red",
-        "corps": [{"id": "c1", "kind": "cinc", "general_id": "g1"}, {"id": "c2", "kind": "sub", "general_id": "g2"}],
-        "units": [{"id": "u1", "corps_id": "c1", "troop_type": "Kn", "ep": 2, "status": "destroyed"},
-                  {"id": "u2", "corps_id": "c1", "troop_type": "Sp"},
-                  {"id": "u3", "corps_id": "c1", "troop_type": "Gd"},
-                  {"id": "u4", "corps_id": "c2", "troop_type": "Wb", "impetuous": True},
-                  {"id": "u5", "corps_id": "c2", "troop_type": "Wb", "impetuous": True},
-                  {"id": "u6", "corps_id": "c2", "troop_type": "Ps", "class_": "I"},
-                  {"id": "l1", "corps_id": "c2", "troop_type": "Lu", "status": "pool"}],
-        "characters": [{"id": "g1", "corps_id": "c1", "role": "cinc"},
-                       {"id": "g2", "corps_id": "c2", "role": "sub_general", "wound_state": "unconscious"},
-                       {"id": "ch1", "corps_id": "c2", "role": "champion", "status": "dead"}],
-        "captives_held": [{"character_id": "e9", "role": "sub_general"}],
+        "corps": [{"id": "c1", "name": "Bataille du roi", "kind": "cinc", "general_id": "g1"},
+                  {"id": "c2", "name": "Bande des collines", "kind": "sub", "general_id": "g2"}],
+        "units": [_heros_unit("u1", "Chevaliers rouges", "c1", "Kn", 3, 4, 4, ep=2),
+                  _heros_unit("u2", "Lances du roi", "c1", "Sp", 4, 4, 3),
+                  _heros_unit("u3", "Dieu de la guerre", "c1", "Gd", 6, 6, 5),
+                  _heros_unit("u4", "Barbares 1", "c2", "Wb", 3, 2, 3, regular=False, impetuous=True),
+                  _heros_unit("u5", "Barbares 2", "c2", "Wb", 3, 2, 3, regular=False, impetuous=True),
+                  _heros_unit("u6", "Frondeurs", "c2", "Ps", 2, 2, 4, regular=False, range=2, **{"class": "I"}),
+                  _heros_unit("l1", "Rôdeur des collines", "c2", "Lu", 3, 3, 0, status="pool")],
+        "characters": [{"id": "g1", "name": "Roi rouge", "corps_id": "c1", "role": "cinc"},
+                       {"id": "g2", "name": "Chef des collines", "corps_id": "c2", "role": "sub_general"},
+                       {"id": "ch1", "name": "Champion du roi", "corps_id": "c2", "role": "champion"}],
     },
+}
+
+# S9.3's example is that army later in a battle: what changed since its start, for the tests of S9.3's numbers.
+HEROS_S93_LATER = {
+    "units": {"u1": {"status": "destroyed"}},
+    "characters": {"g2": {"wound_state": "unconscious"}, "ch1": {"status": "dead"}},
+    "captives_held": [{"character_id": "e9", "role": "sub_general"}],
 }
 
 HEROS_HEROES = {
@@ -128,19 +144,28 @@ _WAR_CHIEF = {"name": "Orc war chief", "size": "medium", "ac": 16, "hp_max": 93,
               "attacks": [{"name": "greataxe", "kind": "melee", "to_hit": 6,
                            "damage": [{"dice": "1d12+4", "type": "slashing"}]}]}
 
-DND5E_ARMIES = {
-    "Horde orque": {
+def _horde(stands: list[dict]) -> dict:
+    return {
         "name": "Horde orque",
         "profiles": {"orc": _ORC, "ogre": _OGRE, "war_chief": _WAR_CHIEF},
         "units": {
-            "u1": {"name": "Régiment orque", "type": "regiment", "configuration": "defense",
-                   "stands": [{"id": "s1", "profile": "orc"}, {"id": "s2", "profile": "orc", "hp": 6},
-                              {"id": "s3", "profile": "orc", "hp": 0, "status": "eliminated"},
-                              {"id": "s4", "profile": "ogre"}],
-                   "attached_solos": [{"id": "h1", "profile": "war_chief"}],
-                   "commander": "h1"},
+            "u1": {"name": "Régiment orque", "type": "regiment", "configuration": "defense", "stands": stands,
+                   "attached_solos": [{"id": "h1", "profile": "war_chief"}], "commander": "h1"},
         },
-    },
+    }
+
+
+# The horde after a first skirmish (a wounded orc, one eliminated): the demo's, whose losses a battle carries on.
+DND5E_ARMIES = {
+    "Horde orque": _horde([{"id": "s1", "profile": "orc"}, {"id": "s2", "profile": "orc", "hp": 6},
+                           {"id": "s3", "profile": "orc", "hp": 0, "status": "eliminated"},
+                           {"id": "s4", "profile": "ogre"}]),
+}
+
+# What a GM starts from: the same horde at the start of a battle, every stand fresh.
+STARTING_ARMIES = {
+    "dnd5e": {"Horde orque": _horde([{"id": "s1", "profile": "orc"}, {"id": "s2", "profile": "orc"},
+                                     {"id": "s3", "profile": "orc"}, {"id": "s4", "profile": "ogre"}])},
 }
 
 DND5E_HEROES = {
@@ -162,3 +187,8 @@ HEROES = {
     "heros": HEROS_HEROES,
     "dnd5e": DND5E_HEROES,
 }
+
+
+def starting(slug: str, name: str) -> dict:
+    """A worked-example army as a template offers it: at the start of a battle."""
+    return STARTING_ARMIES.get(slug, {}).get(name) or ARMIES[slug][name]

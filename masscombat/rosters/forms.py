@@ -5,14 +5,22 @@ The engine data itself is edited through :mod:`masscombat.rosters.schema_forms`.
 
 from __future__ import annotations
 
-import json
-
 from django import forms
+from django.conf import settings
+from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext_lazy as _
 
+from masscombat.core import jsonsafe
 from masscombat.rosters.models import Army, Hero
 
-MAX_IMPORT_BYTES = 2_000_000
+# A form's fields and the multipart framing around the file also travel in the request, whose body the server
+# refuses past MAX_REQUEST_BYTES with a bare 413: the file stays this much under it, and the page says so.
+_FRAMING = 16 * 1024
+
+
+def max_import_bytes() -> int:
+    """The largest roster file (or pasted text) a request can carry."""
+    return max(1024, settings.MAX_REQUEST_BYTES - _FRAMING)
 
 
 def _players(campaign):
@@ -54,7 +62,8 @@ class HeroSettingsForm(forms.ModelForm):
 
 
 class NewForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=100)
+    name = forms.CharField(label=_("Name"), max_length=100, required=False,
+                           help_text=_("Empty: the template's name, or a numbered one."))
 
 
 class ImportForm(forms.Form):
@@ -65,18 +74,33 @@ class ImportForm(forms.Form):
     file = forms.FileField(label=_("JSON file"), required=False)
     text = forms.CharField(label=_("or paste the JSON"), widget=forms.Textarea(attrs={"rows": 6}), required=False)
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        limit = max_import_bytes()
+        self.too_large = _("This file is too large (%(size)s at most).") % {"size": filesizeformat(limit)}
+        self.fields["file"].help_text = _("%(size)s at most.") % {"size": filesizeformat(limit)}
+        # The page checks a chosen file's size before sending it (static/js/rosters.js), and a pasted text's
+        # length, so that a file too large gets this form's message rather than the server's bare refusal.
+        self.fields["file"].widget.attrs.update({"accept": ".json,application/json", "data-max-bytes": limit,
+                                                 "data-too-large": self.too_large})
+        self.fields["text"].widget.attrs["maxlength"] = limit
+
     def clean(self):
         cleaned = super().clean()
         upload = cleaned.get("file")
-        if upload is not None and upload.size > MAX_IMPORT_BYTES:
-            raise forms.ValidationError({"file": _("This file is too large (2 MB at most).")})
+        if upload is not None and upload.size > max_import_bytes():
+            raise forms.ValidationError({"file": self.too_large})
         raw = upload.read().decode("utf-8", errors="replace") if upload is not None else cleaned.get("text", "")
         if not raw.strip():
             raise forms.ValidationError(_("Choose a JSON file or paste its content."))
+        if len(raw.encode("utf-8")) > max_import_bytes():
+            raise forms.ValidationError({"text": self.too_large})
         try:
-            data = json.loads(raw)
-        except ValueError:
-            raise forms.ValidationError(_("This is not valid JSON.")) from None
+            data = jsonsafe.loads(raw)
+        except jsonsafe.TooDeep:
+            raise forms.ValidationError({"file" if upload is not None else "text": _(
+                "This is not valid JSON, or it is nested too deeply (%(levels)s levels at most).")
+                % {"levels": jsonsafe.MAX_DEPTH}}) from None
         if not isinstance(data, dict):
             raise forms.ValidationError(_("The JSON must be an object."))
         cleaned["data"] = data

@@ -9,6 +9,8 @@ schema's title, so a new engine field still gets a readable label.
 
 from __future__ import annotations
 
+import re
+
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -124,8 +126,8 @@ FIELDS = {
     "available_from_round": _("Available from round"),
     "fate": _("Fate"),
     "death_avoided": _("Death avoided"),
-    "army_id": _("Army id"),
-    "corps_id": _("Corps id"),
+    "army_id": _("Army"),
+    "corps_id": _("Corps"),
     # 7th Sea
     "troops": _("Troops"),
     "terrain": _("Terrain"),
@@ -175,6 +177,20 @@ FIELDS = {
     "magician": _("Magician"),
     "power_points": _("Power points"),
     "mounted": _("Mounted"),
+    "regular": _("Regular"),
+    "causes_fear": _("Causes fear"),
+    "fear_immune": _("Immune to fear"),
+    "enemy_malus": _("Malus to the enemy"),
+    "axes_or_halberds": _("Axes or halberds"),
+    "dragon": _("Dragon"),
+    "mobile": _("Mobile baggage"),
+    "flyer_terrain_exempt": _("Flyer without the terrain penalty"),
+    "supported_by": _("Supported by"),
+    "character_unit": _("Character fighting as a unit"),
+    "profile_note": _("Note on the profile"),
+    "player_id": _("Player"),
+    "can_riposte": _("Returns fire"),
+    "very_large": _("Very large creature"),
     # D&D 5e
     "profiles": _("Profiles"),
     "stands": _("Stands"),
@@ -212,6 +228,24 @@ FIELDS = {
     "save_ability": _("Save ability"),
     "half_on_save": _("Half damage on a save"),
     "uses": _("Uses"),
+    "area": _("Area"),
+    "shape": _("Shape"),
+    "size_m": _("Size (m)"),
+    "attack_kind": _("Kind of attack"),
+    "effect": _("Effect"),
+    "max_targets": _("Targets at most"),
+    "resolution": _("Resolution"),
+    "self_range": _("Centred on the caster"),
+    "targeting": _("Targeting"),
+    # 7th Sea: what a battle leaves on a hero
+    "free_raises": _("Free raises"),
+    "brutes_alive": _("Brutes standing"),
+    "brutes_dead": _("Brutes fallen"),
+    "destination": _("Destination"),
+    "locked_engagement": _("Locked engagement"),
+    "position": _("Position"),
+    "rounds_done": _("Rounds done"),
+    "tn_to_be_hit": _("Target number to be hit"),
 }
 
 # Derived values: the names of the engines' outputs on the sheets.
@@ -294,6 +328,9 @@ DERIVED = {
     "morale_check_due": _("Morale check due"),
     "morale_modifier": _("Morale modifier"),
     "move": _("Move"),
+    "factor_vs_foot": _("Combat factor against foot"),
+    "factor_vs_mounted": _("Combat factor against mounted"),
+    "range": _("Shooting range"),
     "movement_allowance": _("Movement allowance"),
     "negotiation_rating": _("Negotiation rating"),
     "numbers_modifier": _("Numbers modifier"),
@@ -350,6 +387,24 @@ DERIVED = {
     "wound_check_pool": _("Wound check pool"),
     "rows": _("Rows"),
     "totals": _("Totals"),
+    "actions": _("Actions"),
+    "lost": _("Lost"),
+    "lost_raw": _("Lost (raw)"),
+    "lost_effective": _("Lost (effective)"),
+    "reduction": _("Reduction"),
+    "total": _("Total"),
+    "surviving": _("Surviving"),
+    "starting": _("At the start"),
+    "per_action": _("Per action"),
+    "other_effective_strength": _("The other side's effective strength"),
+    "personal": _("Personal"),
+    "ratio": _("Ratio"),
+    "base": _("Base"),
+    "bases": _("Bases"),
+    "modifier": _("Modifier"),
+    "multiplier": _("Multiplier"),
+    "score": _("Score"),
+    "skill": _("Skill"),
 }
 
 CHOICES = {
@@ -584,6 +639,44 @@ CHANGE_KINDS = {
 
 
 def choice(slug: str, value) -> str:
+    """An engine value in words: the rosters' own label, else the engine's (``value.<word>``), else as given."""
     if isinstance(value, bool):
         return _("yes") if value else _("no")
-    return CHOICES.get(value, value) if isinstance(value, str) else str(value)
+    if slug == "heros" and isinstance(value, str) and value in _heros_troop_types():
+        return _heros_troop_types()[value]
+    if not isinstance(value, str):
+        return str(value)
+    if value in CHOICES:
+        return CHOICES[value]
+    from masscombat.core import engine_values
+
+    return engine_values.label(slug, value) or _named_by_id(slug, value) or value
+
+
+def named(slug: str, name) -> str:
+    """A name as typed, but for one the engine writes as an id (a D&D 5e SRD attack, ``greataxe``): its words."""
+    if isinstance(name, str) and re.fullmatch(r"[a-z][a-z0-9_]*", name):
+        return choice(slug, name)
+    return name or ""
+
+
+def _named_by_id(slug: str, value: str) -> str | None:
+    """An attack or spell the engine names by an id (D&D 5e ``greataxe``), by its name in the reader's language."""
+    from django.utils.translation import get_language
+
+    from masscombat.rosters import catalogue
+
+    if not (get_language() or "en").startswith("fr"):
+        return value.replace("_", " ") if "_" in value else None
+    return catalogue.setting(slug, "attack_names_fr", {}).get(value)
+
+
+def _heros_troop_types() -> dict:
+    """HÉROS troop type codes (``Sp``) by their name in the reader's language, as the engine's table gives them."""
+    from django.utils.translation import get_language
+
+    from masscombat.core import engines
+
+    french = (get_language() or "en").startswith("fr")
+    return {code: f"{row['fr'] if french else row['en'].capitalize()} ({code})"
+            for code, row in engines.table("heros", "TROOP_TYPES").items()}

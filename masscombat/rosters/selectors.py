@@ -51,3 +51,25 @@ def strength_points(changes) -> list[tuple[int | float, RosterChange]]:
         for change in changes
         if isinstance(change.summary, dict) and isinstance(change.summary.get("strength"), int | float)
     ]
+
+
+def known_to_the_editor(campaign, item) -> dict:
+    """What an editor offers in its pick lists beyond the data itself: a hero's army (from its settings); for a
+    HÉROS army (two queries) the campaign's players, as the battle names a player (``user-<id>``), and the
+    characters of its other armies, whom this army may hold captive."""
+    from masscombat.rosters import references
+
+    if isinstance(item, Hero):  # its army, from its settings (already loaded with it)
+        army = item.army if item.army_id else None
+        ident = (army.data or {}).get("id") if army is not None else None
+        return {references.ARMY: [(str(ident), army.name)] if ident else []}
+    if campaign.ruleset != "heros" or not isinstance(item, Army):
+        return {}
+    from django.contrib.auth import get_user_model
+
+    players = get_user_model().objects.filter(memberships__campaign=campaign).order_by("display_name", "username")
+    others = Army.objects.filter(campaign=campaign).exclude(pk=item.pk).only("name", "data").order_by("name", "pk")
+    characters = [(str(c["id"]), f"{c.get('name') or c['id']} ({army.name})") for army in others
+                  for c in (army.data or {}).get("characters", []) if isinstance(c, dict) and c.get("id")]
+    return {references.PLAYERS: [(f"user-{user.pk}", user.shown_name) for user in players],
+            references.CHARACTERS: characters}

@@ -21,11 +21,24 @@ from django.utils import formats, timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from rules.errors import InvalidInput
 
+from masscombat.campaigns.access import authorize
 from masscombat.core import permissions
-from masscombat.core.permissions import Action, authorize
-from masscombat.rosters import adapters, forms, pages, schema_forms, selectors, services
+from masscombat.core.engines import InvalidInput
+from masscombat.core.permissions import Action
+from masscombat.rosters import (
+    adapters,
+    editing,
+    forms,
+    naming,
+    pages,
+    presets,
+    references,
+    refusals,
+    schema_forms,
+    selectors,
+    services,
+)
 from masscombat.rosters.models import Army, Hero
 
 
@@ -54,7 +67,8 @@ def _load(request, pk: int, kind: str, item_id: int, *, edit: bool = False):
     """The campaign access, the kind and the army or hero, once the user may see (or edit) it."""
     spec = KINDS[kind]
     access = authorize(request.user, Action.ROSTER_VIEW, pk)
-    item = spec.model.objects.select_related("campaign").filter(campaign=access.campaign, pk=item_id).first()
+    related = ("campaign", "army") if spec.model is Hero else ("campaign",)  # a hero's army names its references
+    item = spec.model.objects.select_related(*related).filter(campaign=access.campaign, pk=item_id).first()
     if item is None or not spec.can_view(access, request.user, item):
         raise Http404
     if edit and not spec.can_edit(access, request.user, item):
@@ -85,9 +99,13 @@ def detail(request, pk: int, kind: str, item_id: int):
     options = schema_forms.read(options_schema(), request.GET) if options_schema and request.GET else None
     context = {
         **_base(access, spec, item, request.user),
-        **pages.sheet_context(slug, spec.entity, item.data, options),
+        **pages.sheet_context(slug, spec.entity, item.data, options, title=item.name),
         "options_form": schema_forms.build(slug, options_schema(), options or {}) if options_schema else None,
-        "composition": pages.describe(slug, "composition", item.data),
+        "composition": pages.describe(
+            slug, "composition", item.data,
+            {**(pages.names_of(slug, item.army.data) if kind == "heroes" and item.army_id else {}),
+             **pages.names_of(slug, item.data, item.name)},
+            frozenset(references.SET_BY_THE_BATTLE.get(slug, {}).get(spec.entity, ()))),
         # An army's heroes, as far as this member may see them (one query).
         "army_heroes": list(selectors.heroes_for(access, request.user).filter(army=item)) if kind == "armies" else [],
         "changes": changes,
@@ -108,14 +126,17 @@ def edit(request, pk: int, kind: str, item_id: int):
     problem = ""
     data = item.data
     version = item.version
+    previous = ""
     if request.method == "POST":
-        data = schema_forms.read(schema, request.POST, request.POST.get("_add", ""), request.POST.get("_remove", ""))
+        data, previous = editing.apply(slug, schema, request.POST)
         version = _int(request.POST.get("_version"))
-        if not {"_add", "_remove", "_refresh"} & set(request.POST):
+        if not {"_add", "_remove", "_refresh", "_duplicate", "_move", "_undo"} & set(request.POST):
             try:
                 if settings is not None and not settings.is_valid():
                     raise ValidationError(_("Check the settings above."))
                 fields = settings.cleaned_data if settings is not None else {}
+                if "name" in fields and isinstance(data, dict) and "name" in data:
+                    data["name"] = fields["name"]  # one name, typed once: the engine's is the roster's
                 spec.update(item, data, user=request.user, expected_version=version, **fields)
             except InvalidInput as error:
                 errors, problem = error.fields, _("Nothing was saved: the rules refuse some values (marked below).")
@@ -128,14 +149,20 @@ def edit(request, pk: int, kind: str, item_id: int):
                     response["HX-Redirect"] = item.get_absolute_url()
                     return response
                 return redirect(item)
+    form = schema_forms.build(slug, schema, data, errors,
+                              around=item.army.data if spec.entity == "hero" and item.army_id else None,
+                              known=selectors.known_to_the_editor(access.campaign, item), entity=spec.entity)
     context = {
         **_base(access, spec, item, request.user),
-        **pages.sheet_context(slug, spec.entity, data),
-        "form": schema_forms.build(slug, schema, data, errors),
+        **pages.sheet_context(slug, spec.entity, data, title=item.name),
+        "form": form,
+        "first_error": schema_forms.first_error(form) if errors else "",
         "errors": errors,
         "problem": problem,
         "settings": settings,
         "version": version,
+        "previous": previous,
+        "sizes": presets.templates(slug, "troops") if slug == "seventh_sea" and spec.entity == "army" else [],
     }
     template = "rosters/_editor.html" if request.htmx and request.POST else "rosters/edit.html"
     return render(request, template, context)
@@ -148,7 +175,7 @@ def preview(request, pk: int, kind: str, item_id: int):
     access, spec, item = _load(request, pk, kind, item_id, edit=True)
     slug = access.campaign.ruleset
     data = schema_forms.read(_kind(spec, slug).schema(), request.POST)
-    context = {**_base(access, spec, item, request.user), **pages.sheet_context(slug, spec.entity, data)}
+    context = {**_base(access, spec, item, request.user), **pages.sheet_context(slug, spec.entity, data, title=item.name)}
     return render(request, "rosters/_sheet.html", context)
 
 
@@ -188,27 +215,52 @@ def export(request, pk: int, kind: str, item_id: int):
 @login_required
 @require_http_methods(["GET", "POST"])
 def create(request, pk: int, kind: str):
-    """A new army or hero: by name (the engine's blank one) or imported from JSON."""
+    """A new army or hero: from a template of the gallery, from the engine's blank one, or imported from JSON."""
     access = authorize(request.user, Action.ROSTER_MANAGE, pk)
     spec = KINDS[kind]
+    slug = access.campaign.ruleset
     importing = request.GET.get("import") is not None or "file" in request.FILES or "text" in request.POST
     form_class = forms.ImportForm if importing else forms.NewForm
     form = form_class(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data.get("data")
+        data, name = form.cleaned_data.get("data"), form.cleaned_data["name"]
+        chosen = request.POST.get("template", "")
+        if not importing:
+            name, data = _from_template(access.campaign, spec, chosen, name)
         try:
-            item = spec.create(access.campaign, name=form.cleaned_data["name"], user=request.user, data=data,
+            if chosen and data is None:
+                raise InvalidInput("unknown template", {})
+            item = spec.create(access.campaign, name=name, user=request.user, data=data,
                                kind="imported" if importing else "created")
         except InvalidInput as error:
-            form.add_error(None, _("The rules refuse this JSON:"))
+            form.add_error(None, _("The rules refuse this JSON:") if importing else _("This template does not exist."))
             for path, message in list(error.fields.items())[:20]:
-                form.add_error(None, f"{path or '—'}: {message}")
+                form.add_error(None, _("%(where)s: %(what)s") % {
+                    "where": pages.in_words(slug, data, path), "what": refusals.said(slug, message)})
         else:
             messages.success(request, _("Imported.") if importing else _("Created: fill it in."))
             return redirect(item if importing else f"{item.get_absolute_url()}edit/")
     return render(request, "rosters/create.html", {
         "campaign": access.campaign, "spec": spec, "form": form, "importing": importing,
+        "gallery": [] if importing else [(presets.section_title(section), section, items)
+                                         for section, items in presets.gallery(slug, spec.entity)],
     })
+
+
+def _from_template(campaign, spec: RosterKind, chosen: str, name: str) -> tuple[str, dict | None]:
+    """The name and data of a new army or hero: the chosen template's (``armies:<key>``), else the blank one.
+
+    An empty name becomes the template's name, or "Army 3" / "Hero 2", numbered after those already there.
+    """
+    section, _sep, key = chosen.partition(":")
+    template = presets.find(campaign.ruleset, section, key) if section in presets.KINDS else None
+    taken = spec.model.objects.filter(campaign=campaign).values_list("name", flat=True)
+    if not name:
+        base = template.name if template else (_("Army") if spec.entity == "army" else _("Hero"))
+        name = base if template and base not in taken else naming.numbered(base, taken)
+    if template is None:
+        return name, None
+    return name, presets.start(campaign.ruleset, spec.entity, section, key, name)
 
 
 @login_required

@@ -52,9 +52,11 @@ def choice_label(value) -> str:
 def sheet_table(table):
     """A derived-values table (a row per unit: often thousands of cells), built without a template loop."""
     def cell(value) -> str:
-        return escape(formats.localize(value) if isinstance(value, int | float) else str(value))
+        return escape(formats.number_format(value, force_grouping=True) if isinstance(value, int | float) else str(value))
 
-    head = "".join(f'<th scope="col">{cell(column)}</th>' for column in table["columns"])
+    # A column without a name gets no header cell (an empty one says nothing to a screen reader);
+    # the wrapper scrolls sideways on a phone, so it takes the focus for keyboards to scroll it.
+    head = "".join(f'<th scope="col">{cell(column)}</th>' if str(column) else "<td></td>" for column in table["columns"])
     rows = "".join("<tr>" + "".join(f"<td>{cell(value)}</td>" for value in row) + "</tr>" for row in table["rows"])
-    return mark_safe(f'<div class="table-wrap"><table class="results"><thead><tr>{head}</tr></thead>'
+    return mark_safe(f'<div class="table-wrap" tabindex="0"><table class="results"><thead><tr>{head}</tr></thead>'
                      f"<tbody>{rows}</tbody></table></div>")

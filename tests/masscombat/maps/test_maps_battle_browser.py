@@ -1,11 +1,13 @@
-"""Two rounds of a D&D 5e battle on a stored map, seen by a player in the browser.
+"""Two rounds of a D&D 5e battle on a stored map, the map component alone in the browser.
 
-The live battle room for D&D 5e is not built yet (the battles app plays 7th
-Sea first), so this drives what it will embed: the map drawn for side A only
-(``map_view``: the engine's visible state), a tap on one of the player's
-stands (``map:select-piece``), its legal moves from the engine highlighted, a
-tap on one of them (``map:select-cell``), the move declared and resolved by
-the engine, and the positions redrawn.  Desktop in English, phone in French.
+The battle room's own test (``tests/masscombat/battles/test_battles_room_map_browser.py``)
+plays the map inside the room; this one drives the component as the room
+feeds it: the map drawn for side A only (``pieces_of`` on the engine's
+visible state for A), a tap on one of the player's stands
+(``map:select-piece``), the ends of its moves the engine offers A
+highlighted, a tap on one of them (``map:select-cell``), the move declared
+and resolved by the engine, and the positions redrawn.  Desktop in English,
+phone in French.
 """
 
 import importlib.util
@@ -18,11 +20,13 @@ from django.template import Context, Template
 from django.utils import translation
 
 from masscombat.campaigns import services as campaign_services
+from masscombat.core import engines
 from masscombat.maps import demo
 from masscombat.maps.engine import new_battle_fields
-from masscombat.maps.selectors import map_view
-from rules.registry import run
 from tests.masscombat.battles.conftest import DESKTOP, PHONE, tap
+from tests.masscombat.maps.test_maps_fog_and_render import _moves, _view
+
+run = engines.call
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -86,14 +90,14 @@ def test_player_moves_a_stand_on_the_map_for_two_rounds(browser, live_server, sc
     rng = random.Random(7)
 
     for round_number, stand in ((1, "o0"), (2, "o1")):
-        view = map_view(state, "dnd5e", "A")
+        view = {**_view(state, "dnd5e", "A"), "highlights": []}
         assert "mage" not in {p["id"] for p in view["pieces"]}
         _show(page, live_server, lang, view)
         assert page.locator('[data-piece="mage"]').count() == 0
         tap(page.locator(f'[data-piece="{stand}"]'), phone)
         assert page.evaluate("window.picked") == [["piece", stand]]
 
-        selected = map_view(state, "dnd5e", "A", selected_piece=stand)
+        selected = {**view, "highlights": _moves(state, "dnd5e", "A", {"kind": "unit", "id": "orcs"}, stand)}
         assert selected["highlights"]
         _show(page, live_server, lang, selected)
         screenshot(page, f"maps-battle-{lang}-{device}-round{round_number}-moves")
@@ -101,7 +105,8 @@ def test_player_moves_a_stand_on_the_map_for_two_rounds(browser, live_server, sc
         tap(page.locator(f'.highlights [data-c="{target[0]},{target[1]}"]'), phone)
         assert page.evaluate("window.picked")[-1] == ["cell", f"{target[0]},{target[1]}"]
 
-        options = run("dnd5e", "declaration-options", {"state": state, "participant": {"kind": "unit", "id": "orcs"}})
+        options = run("dnd5e", "declaration-options", {"state": state, "participant": {"kind": "unit", "id": "orcs"},
+                                                        "viewer": "A"})
         index = state["units"]["orcs"]["stands"].index(stand)
         paths = next(o for o in options["options"] if o["path"] == f"units.orcs.stands[{index}].move")["allowed"]
         path = next(p for p in paths if p[-1] == target)
@@ -112,7 +117,7 @@ def test_player_moves_a_stand_on_the_map_for_two_rounds(browser, live_server, sc
         assert state["stands"][stand]["position"] == target
         assert state["round"] == round_number + 1
 
-    after = map_view(state, "dnd5e", "A")
+    after = {**_view(state, "dnd5e", "A"), "highlights": []}
     _show(page, live_server, lang, after)
     for stand in ("o0", "o1"):
         expect_at = state["stands"][stand]["position"]

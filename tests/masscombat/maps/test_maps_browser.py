@@ -19,11 +19,12 @@ LOCALES = {"en": "en-GB", "fr": "fr-FR"}
 TEXT = {
     "en": {"new": "New map", "create": "Create the map", "save": "Save", "saved": "Map saved.", "login": "Log in",
            "forest": "Forest", "objective": "Objective square", "rough": "Rough ground", "wooded": "Wooded",
-           "add": "Add a zone", "link": "Link two zones", "select": "Select a zone", "undo": "Undo"},
+           "add": "Add a zone", "link": "Link two zones", "select": "Select a zone", "undo": "Undo",
+           "zone": "Zone", "objective_name": "Objective 1", "forest_help": "Woods"},
     "fr": {"new": "Nouvelle carte", "create": "Créer la carte", "save": "Enregistrer", "saved": "Carte enregistrée.",
            "login": "Connexion", "forest": "Forêt", "objective": "Case objectif", "rough": "Terrain accidenté",
            "wooded": "Boisé", "add": "Ajouter une zone", "link": "Relier deux zones", "select": "Choisir une zone",
-           "undo": "Annuler"},
+           "undo": "Annuler", "zone": "Zone", "objective_name": "Objectif 1", "forest_help": "Des bois"},
 }
 PASSWORD = "correct horse battery"
 
@@ -106,6 +107,10 @@ def test_gm_builds_a_map_of_each_kind(browser, live_server, screenshot, django_u
     # Square grid (D&D 5e): paint a forest, an objective square, undo a stray stroke, save.
     _new_map(page, campaigns["dnd5e"], text, "Le gué")
     _tool(page, text["forest"])
+    # The picked tool says what it paints, under the tools; its radio button is described by it.
+    expect(page.locator('[data-tool-help="terrain:forest"]')).to_be_visible()
+    expect(page.locator('[data-tool-help="terrain:forest"]')).to_contain_text(text["forest_help"])
+    assert page.locator('input[value="terrain:forest"]').get_attribute("aria-describedby") == "mh-forest"
     _drag(page, ["2,2", "3,2", "4,2", "4,3"])
     expect(_cell(page, "3,2")).to_have_class("cell t-forest")
     _drag(page, ["6,6", "7,6"])
@@ -113,6 +118,8 @@ def test_gm_builds_a_map_of_each_kind(browser, live_server, screenshot, django_u
     _tool(page, text["objective"])
     _tap(page, "8,4")
     expect(page.locator("#map-editor svg.battle-map g.objective")).to_have_count(1)
+    # Called by its rank, never by its id.
+    expect(page.locator("#map-editor svg.battle-map g.objective title")).to_contain_text(text["objective_name"])
     _save(page, text)
     screenshot(page, f"{shot}-1-square-editor")
     if device == "phone":
@@ -146,7 +153,15 @@ def test_gm_builds_a_map_of_each_kind(browser, live_server, screenshot, django_u
         _tap(page, f"slot:{slot}")
         expect(page.locator("#map-editor .zone-panel")).to_be_visible()
         expect(_cell(page, zone)).to_be_attached()
+    # A new zone is named in the GM's language after its number, its id never shown.
+    expect(page.locator('[name="zone-name"]')).to_have_value(f"{text['zone']} 3")
+    expect(page.locator("[data-zone-title]")).to_have_text(f"{text['zone']} 3")
+    names = page.locator("#map-editor svg.battle-map text.zone-name").all_text_contents()
+    assert sorted(names) == [f"{text['zone']} {n}" for n in (1, 2, 3)], names
+    page.locator('[name="zone-name"] ~ details.help > summary').click()  # help, one tap away
+    expect(page.locator("#mh-zone_name")).to_be_visible()
     page.fill('[name="zone-name"]', "Bois du Nord")
+    expect(page.locator("[data-zone-title]")).to_have_text("Bois du Nord")
     page.fill('[name="zone-cover"]', "2")
     _tool(page, text["link"])
     _tap(page, "z1")

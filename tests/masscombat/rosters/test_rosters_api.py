@@ -83,9 +83,23 @@ def test_seventh_sea_sides_and_hero(campaign_for, gm, api_for):
     assert hero["personal_base_by_engagement"] == {"support": 9, "disengaged": 7, "engaged": 5, "front_line": -1}
 
 
+def _later(army: dict, changes: dict) -> dict:
+    """S9.3's example: the army of the template after some of its battle (a unit lost, a general knocked out...)."""
+    later = copy.deepcopy(army)
+    for field in ("units", "characters"):
+        for item in later[field]:
+            item.update(changes[field].get(item["id"], {}))
+    later["captives_held"] = changes["captives_held"]
+    return later
+
+
 def test_heros_army_list_and_character(campaign_for, gm, api_for):
     campaign, client = campaign_for("heros"), api_for(gm)
-    _item, sheet = _build(client, campaign, "armies", "Red", examples.HEROS_ARMIES["Armée rouge"])
+    fresh = examples.HEROS_ARMIES["Armée rouge"]
+    _item, sheet = _build(client, campaign, "armies", "Red", fresh)
+    army = sheet["sheets"]["army"]
+    assert army["army"]["ep_total"] == 13.5 and army["army"]["ep_lost_effective"] == 0
+    _item, sheet = _build(client, campaign, "armies", "Red later", _later(fresh, examples.HEROS_S93_LATER))
     army = sheet["sheets"]["army"]
     assert army["army"] == {"ep_total": 13.5, "ep_lost_raw": 4, "captive_reduction": 2, "ep_lost_effective": 2,
                             "broken_at": 7, "broken": False}

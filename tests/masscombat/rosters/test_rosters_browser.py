@@ -30,7 +30,11 @@ def log_in(page, base, user):
 
 
 def fill(page, name, value):
-    page.locator(f'[name="{name}"]').fill(str(value))
+    """Type into a field, first unfolding the "more fields" it may be folded under (as a GM taps it open)."""
+    field = page.locator(f'[name="{name}"]')
+    if not field.is_visible():
+        field.evaluate("e => e.closest('details.more').querySelector('summary').click()")
+    field.fill(str(value))
 
 
 def fits(page):
@@ -54,15 +58,17 @@ def test_gm_builds_hannibals_army_on_a_phone(browser, live_server, screenshot, g
     for field, value in {"name": "Hannibal", "mental_mod": 3, "presence_mod": 2, "combat": 5, "art_of_war": 5,
                          "diplomacy": 1}.items():
         fill(page, f"commander.{field}", value)
-    for field, value in {"id": "men_at_arms", "name": "Hommes d'armes", "headcount": 150, "weapon_damage": 4,
+    for field, value in {"name": "Hommes d'armes", "headcount": 150, "weapon_damage": 4,
                          "combat_base": 8, "armour": 2, "break_pct_override": 50}.items():
         fill(page, f"units[0].{field}", value)
     page.locator('button[name="_add"][value="units"]').click()
-    expect(page.locator('[name="units[1].id"]')).to_be_visible()
+    expect(page.locator('[name="units[1].name"]')).to_be_visible()
+    assert page.locator('[name="units[1].id"]').get_attribute("type") == "hidden"  # made by the editor
     page.select_option('[name="units[1].unit_type"]', "human_infantry")
-    for field, value in {"id": "peasants", "name": "Paysans", "headcount": 250, "weapon_damage": 2,
-                         "combat_base": 2}.items():
+    for field, value in {"name": "Paysans", "headcount": 250, "weapon_damage": 2, "combat_base": 2,
+                         "armour": 0}.items():
         fill(page, f"units[1].{field}", value)
+    fill(page, "units[1].break_pct_override", "")  # the copy took the men-at-arms' override
     page.locator('[name="units[1].combat_base"]').dispatch_event("change")
     # The sheet beside the form is the engine's, recomputed without a reload: rating 13, group break 37 %.
     sheet = page.locator("#sheet")

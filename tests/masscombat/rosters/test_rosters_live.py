@@ -26,11 +26,11 @@ def test_a_member_hears_an_army_saved_and_deleted(campaign_for, gm, player):
         assert (await communicator.connect())[0]
         army = await database_sync_to_async(services.create_army)(
             campaign, name="Carthage", user=gm, data=examples.SYNAPSE_ARMIES["Ost d'Hannibal"])
-        assert await communicator.receive_json_from(timeout=5) == {"type": "campaign.changed"}
+        assert (await communicator.receive_json_from(timeout=5))["type"] == "campaign.changed"
         await database_sync_to_async(services.update_army)(army, army.data, user=gm, expected_version=1)
-        assert await communicator.receive_json_from(timeout=5) == {"type": "campaign.changed"}
+        assert (await communicator.receive_json_from(timeout=5))["type"] == "campaign.changed"
         await database_sync_to_async(services.delete)(Army, campaign, army.pk)
-        assert await communicator.receive_json_from(timeout=5) == {"type": "campaign.changed"}
+        assert (await communicator.receive_json_from(timeout=5))["type"] == "campaign.changed"
         await communicator.disconnect()
 
     async_to_sync(scenario)()

@@ -14,7 +14,8 @@ def _heros_army(units: int) -> dict:
     return {
         "side_id": "blue",
         "corps": [{"id": "c1", "kind": "cinc", "general_id": "g1"}],
-        "units": [{"id": f"u{n}", "corps_id": "c1", "troop_type": "Sp"} for n in range(units)],
+        "units": [{"id": f"u{n}", "name": f"Lances {n}", "corps_id": "c1", "troop_type": "Sp", "factor_vs_foot": 4,
+                   "factor_vs_mounted": 4, "move": 3} for n in range(units)],
         "characters": [{"id": "g1", "corps_id": "c1", "role": "cinc"}],
     }
 
@@ -36,7 +37,7 @@ def test_army_page_queries_do_not_grow_with_units(campaign_for, gm, client_for, 
     expected = _queries(client, f"{small.get_absolute_url()}{path}")
     with django_assert_num_queries(expected):
         response = client.get(f"{big.get_absolute_url()}{path}")
-    assert b"u199" in response.content
+    assert b"Lances 199" in response.content
 
 
 def test_campaign_page_queries_do_not_grow_with_the_roster(campaign_for, gm, player, client_for,
