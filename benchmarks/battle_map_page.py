@@ -18,9 +18,10 @@ Measured through Django's test client:
 
 and, below the web layer, what the engine costs:
 
-* ``map_view`` for a player (``visible-state``, pieces, fog of war) with the
-  SVG of the 60 stands, the same with a selected stand (its legal moves from
-  ``declaration-options``), and the GM's view;
+* a player's map as the room builds it (``visible-state``, ``pieces_of``, fog
+  of war) with the SVG of the 60 stands, the same with a selected stand (the
+  ends of its moves from ``declaration-options`` for the player), and the GM's
+  map;
 * ``declaration-options`` for one unit and for all ten.
 
 A throw-away SQLite file is used unless DATABASE_URL is set; the cache is
@@ -100,11 +101,14 @@ def main() -> None:
     from django.urls import reverse
 
     from masscombat.battles import services as battle_services
+    from masscombat.battles.forms import map_pieces
     from masscombat.battles.models import Battle
     from masscombat.campaigns import services as campaign_services
+    from masscombat.core import engines, explain
     from masscombat.core.permissions import Role
+    from masscombat.games.dnd5e.battle import adapter
     from masscombat.maps import services as map_services
-    from masscombat.maps.selectors import map_view
+    from masscombat.maps.selectors import battle_source, pieces_of
     from masscombat.rosters import services as roster_services
     from rules import registry
 
@@ -169,8 +173,16 @@ def main() -> None:
     tag = Template("{% load maps %}{% battle_map source pieces=pieces highlights=highlights %}")
 
     def page(viewer, selected=None):
-        view = map_view(state, "dnd5e", viewer, selected)
-        return tag.render(Context({"source": view["source"], "pieces": view["pieces"], "highlights": view["highlights"]}))
+        answer = engines.visible_state("dnd5e", state, viewer or engines.GM)
+        pieces = pieces_of(answer["state"], "dnd5e", viewer, explain.names("dnd5e", answer))
+        highlights = []
+        if selected is not None:  # the ends of the stand's moves, as its unit's form offers them to the viewer
+            unit = state["stands"][selected]["unit"]
+            for option in engines.declaration_options("dnd5e", state, {"kind": "unit", "id": unit}, viewer)["options"]:
+                if map_pieces([option], adapter, state) == [selected]:
+                    highlights += [path[-1] for path in option.get("allowed") or [] if path]
+        return tag.render(Context({"source": battle_source(answer["state"]), "pieces": pieces,
+                                   "highlights": highlights}))
 
     selected = state["units"][units[0]]["stands"][0]
     timed("engine: player map view: visible-state + pieces + SVG", args.repeat, lambda: page("A"))

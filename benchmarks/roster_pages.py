@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/roster_pages.py [--repeat 20]
 
 For HÉROS armies of 10, 60 and 200 units (the army sheet takes any number) and
-for the spec's SYNAPSE army at its 60-unit maximum, through Django's test
+for the SYNAPSE army at the engine's 40-unit maximum, through Django's test
 client as the GM: the army page (engine army sheet, order of battle, history),
 the editor (the schema-built form of every unit), the htmx preview of an
 edit, and the campaign page with 20 armies.  Also the engine derivation alone,
@@ -28,8 +28,8 @@ def heros_army(units: int) -> dict:
     return {
         "side_id": "blue",
         "corps": [{"id": "c1", "kind": "cinc", "general_id": "g1"}, {"id": "c2", "kind": "sub", "general_id": "g2"}],
-        "units": [{"id": f"u{n}", "corps_id": f"c{1 + n % 2}", "troop_type": ("Sp", "Bw", "Kn", "Ax")[n % 4]}
-                  for n in range(units)],
+        "units": [{"id": f"u{n}", "corps_id": f"c{1 + n % 2}", "troop_type": ("Sp", "Bw", "Kn", "Ax")[n % 4],
+                   "factor_vs_foot": 4, "factor_vs_mounted": 4, "move": 3} for n in range(units)],
         "characters": [{"id": "g1", "corps_id": "c1", "role": "cinc"}, {"id": "g2", "corps_id": "c2", "role": "sub_general"}],
     }
 
@@ -88,7 +88,7 @@ def main() -> None:
             client.get(url)
         return len(captured)
 
-    cases = [("heros", n, heros_army(n)) for n in (10, 60, 200)] + [("synapse", 60, synapse_army(60))]
+    cases = [("heros", n, heros_army(n)) for n in (10, 60, 200)] + [("synapse", 40, synapse_army(40))]
     for slug, units, data in cases:
         campaign = campaign_services.create_campaign(gm, name=f"Bench {slug} {units}", ruleset=slug)
         army = services.create_army(campaign, name=f"{units} units", user=gm, data=data)

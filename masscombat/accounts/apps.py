@@ -6,3 +6,6 @@ class AccountsConfig(AppConfig):
     name = "masscombat.accounts"
     label = "accounts"
     verbose_name = _("Accounts")
+
+    def ready(self):
+        from masscombat.accounts import guests  # noqa: F401 - connects the log-out receiver

@@ -1,12 +1,15 @@
 """The bridge to the rules engines: list them, describe them, run an operation.
 
-Everything is asked of :mod:`rules.registry` at request time, so an engine
-appears here as soon as its package lands in ``rules/``.  The body of a run
-is decoded by the engines' own :func:`rules.validate.load_json`, so the API
+Everything is asked of the engines (through :mod:`masscombat.core.engines`) at request time, so an
+engine appears here as soon as its package lands in ``rules/``.  The body of a run
+is decoded by the engines' own JSON decoder (``engines.load_json``), so the API
 refuses exactly what the CLI refuses, with the same ``{"error", "fields"}``
-object (``shared/rules/README.md``).
+object (``docs/battle-contract.md``).  A run has a time budget and a per-user
+cap on runs at once (:mod:`masscombat.core.engine_budget`).
 """
 
+
+from django.conf import settings
 from django.utils.translation import get_language
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
@@ -15,9 +18,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from rules import registry
-from rules.errors import InvalidInput, UnknownOperation
-from rules.validate import load_json
+from masscombat.core import engine_budget, engines
+from masscombat.core.engines import InvalidInput, UnknownOperation, load_json
 
 _ERROR = inline_serializer(
     "RulesError",
@@ -56,7 +58,7 @@ class RulesetListView(APIView):
                     "names": ruleset.names,
                     "operations": sorted(ruleset.operations),
                 }
-                for ruleset in registry.rulesets()
+                for ruleset in engines.rulesets()
             ]
         )
 
@@ -67,7 +69,7 @@ class RulesetOpsView(APIView):
     @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: _ERROR})
     def get(self, request: Request, slug: str) -> Response:
         try:
-            return Response(registry.get(slug).describe())
+            return Response(engines.ruleset(slug).describe())
         except UnknownOperation as exc:
             return _unknown(exc)
 
@@ -79,7 +81,7 @@ class RunOperationView(APIView):
 
     @extend_schema(
         request=OpenApiTypes.OBJECT,
-        responses={200: OpenApiTypes.OBJECT, 400: _ERROR, 404: _ERROR},
+        responses={200: OpenApiTypes.OBJECT, 400: _ERROR, 404: _ERROR, 429: _ERROR, 503: _ERROR},
         examples=[
             OpenApiExample(
                 "Invalid input",
@@ -91,15 +93,23 @@ class RunOperationView(APIView):
     )
     def post(self, request: Request, slug: str, op: str) -> Response:
         try:
-            ruleset = registry.get(slug)
+            ruleset = engines.ruleset(slug)
             if op not in ruleset.operations:
                 raise UnknownOperation(f"{slug} has no operation {op!r}")
             payload = load_json(_text(request.body))
-            return Response(registry.run(slug, op, payload))
+            return Response(engine_budget.run_within_budget(
+                f"user:{request.user.pk}", engines.call, slug, op, payload,
+                seconds=settings.ENGINE_API_SECONDS, limit=settings.ENGINE_API_CONCURRENT))
         except UnknownOperation as exc:
             return _unknown(exc)
         except InvalidInput as exc:
             return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
+        except (engine_budget.TooManyRuns, engine_budget.OverBudget) as exc:
+            return _refused(*engine_budget.refusal(exc))
+
+
+def _refused(message: str, code: int, retry: int) -> Response:
+    return Response({"error": message, "fields": {}}, status=code, headers={"Retry-After": str(retry)})
 
 
 def _text(body: bytes) -> str:

@@ -3,6 +3,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from rest_framework.routers import SimpleRouter
 
 from masscombat.api import rules, views
+from masscombat.battles.api import BattleViewSet
 from masscombat.maps.api import MapViewSet
 from masscombat.rosters.api import ArmyViewSet, HeroViewSet
 
@@ -12,6 +13,7 @@ router.register("campaigns/<int:campaign_pk>/members", views.MemberViewSet, base
 router.register("campaigns/<int:campaign_pk>/armies", ArmyViewSet, basename="army")
 router.register("campaigns/<int:campaign_pk>/heroes", HeroViewSet, basename="hero")
 router.register("campaigns/<int:campaign_pk>/maps", MapViewSet, basename="map")
+router.register("campaigns/<int:campaign_pk>/battles", BattleViewSet, basename="battle")
 
 app_name = "api"
 

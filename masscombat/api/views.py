@@ -5,6 +5,7 @@ pages), validates with a serializer, and changes data only through
 :mod:`masscombat.campaigns.services`.
 """
 
+from django.contrib.auth import update_session_auth_hash
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, status, viewsets
@@ -14,12 +15,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from masscombat.api import serializers as s
+from masscombat.api.throttles import CredentialThrottle
 from masscombat.campaigns import selectors, services
-from masscombat.core.permissions import Action, Role, authorize
+from masscombat.campaigns.access import authorize
+from masscombat.core.permissions import Action, Role
 
 
 class MeView(generics.RetrieveUpdateAPIView):
-    """Your own profile."""
+    """Your own profile.  A new email or password needs ``current_password``; a new password ends your tokens."""
 
     serializer_class = s.ProfileSerializer
     http_method_names = ["get", "patch", "put", "options", "head"]
@@ -27,11 +30,22 @@ class MeView(generics.RetrieveUpdateAPIView):
     def get_object(self):
         return self.request.user
 
+    def perform_update(self, serializer):
+        super().perform_update(serializer)
+        # The session that changed the password stays logged in; the others (and the tokens) end.
+        update_session_auth_hash(self.request, serializer.instance)
+
 
 class TokenView(ObtainAuthToken):
-    """Trade a username and password for an API token (``Authorization: Token <key>``)."""
+    """Trade a username and password for an API token (``Authorization: Token <key>``).
 
-    throttle_scope = "join"
+    Every attempt counts against the log-in limit, per user name and per
+    address (429 past it); the body may be JSON or a form, decoded as every
+    API body is.
+    """
+
+    throttle_classes = [CredentialThrottle]
+    parser_classes = APIView.parser_classes
 
 
 class CampaignViewSet(viewsets.ViewSet):

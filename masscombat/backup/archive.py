@@ -9,6 +9,10 @@ Presence rows are left out: they describe sockets, not the campaign.
 Objects keep their ids, so an archive is imported into a database that does
 not hold them yet (an empty one, or one the campaign was never in); members
 are matched by user name and created, without a usable password, when missing.
+
+A running round clock is kept on its battle row, but the job that fires it is
+not in the archive (procrastinate's queue, or the server's own clock): the
+import schedules it again, in its transaction, as setting the deadline did.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
 from django.utils import timezone
 
+from masscombat.battles import deadlines
 from masscombat.battles.models import Battle, BattleEvent, BattleParticipant, Declaration, Round
 from masscombat.campaigns.models import Campaign, Invitation, Membership
 from masscombat.maps.models import BattleMap
@@ -121,4 +126,6 @@ def import_campaign(archive: dict) -> Campaign:
     with connection.cursor() as cursor:
         for statement in connection.ops.sequence_reset_sql(no_style(), MODELS):
             cursor.execute(statement)
+    for battle in Battle.objects.filter(campaign=campaign, status=Battle.Status.RUNNING, deadline_at__isnull=False):
+        deadlines.schedule(battle)
     return campaign

@@ -2,8 +2,9 @@
 
 A declaration form is generated from ``declaration-options``: one field per
 option, offering only the allowed values (each forbidden one is listed with
-the engine's reason), so a declaration built from it is one the engine
-accepts.  Nothing about the rules is decided here.
+the engine's reason).  What the values allow together is the engine's to
+judge: ``check-declaration``'s refusals go back on the fields they concern
+(:meth:`DeclarationForm.refuse`).  Nothing about the rules is decided here.
 
 Options whose values are map paths or map cells become one ``<select>`` each
 (a native picker copes with hundreds of paths on a phone) that
@@ -22,13 +23,12 @@ from django import forms
 from django.forms.utils import flatatt
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from masscombat.battles.models import Declaration
+from masscombat.core import engines, explain, jsonsafe
 from masscombat.maps.render import cell_key
 from masscombat.rosters.models import Army, Hero
-from rules import registry
-from rules.errors import InvalidInput
 
 
 class BattleForm(forms.Form):
@@ -106,7 +106,7 @@ class DeclarationForm(forms.Form):
         self.engine_options = {}
         initial_data = initial_data or {}
         for option in options:
-            field = _json_field(option, adapter) if gm_tools and _is_json(option) else _field(
+            field = _json_field(option, adapter, label_state) if gm_tools and _is_json(option) else _field(
                 option, adapter, state, label_state)
             if field is None:
                 continue
@@ -134,36 +134,19 @@ class DeclarationForm(forms.Form):
         return out
 
 
-    def json_paths(self) -> list[str]:
-        """The fields written as JSON that hold a value: the ones :func:`engine_check` tries."""
-        return [path for path in self.fields if isinstance(self.fields[path], EngineJSONField)
-                and path in self.cleaned_data and self.cleaned_data[path] not in (None, [], {})]
-
-    def engine_check(self, battle, adapter, key: str, seed: int) -> None:
-        """Put the engine's refusal of a JSON field's value on that field, before anything is stored.
-
-        The round is resolved in memory (nothing saved) from the round's declarations, merged as the
-        round's resolution merges them, with this form's in place of ``key``'s, on the round's seed.
-        A refusal at a path inside one of these fields is this form's to fix; one elsewhere (another
-        participant's declaration) is not, and does not block saving this one.
-        """
-        paths = self.json_paths()
-        if not paths:
-            return
-        number = battle.current_round
-        rows = [row for row in battle.declarations.filter(round=number).order_by("participant") if row.participant != key]
-        rows.append(Declaration(battle=battle, round=number, participant=key, data=self.declaration()))
-        declared = adapter.merge_declarations(sorted(rows, key=lambda row: row.participant))
-        try:
-            registry.run(battle.ruleset, "resolve-round", {"state": battle.state, "declarations": declared}, seed=seed)
-        except InvalidInput as exc:
-            for path in paths:
-                if any(_inside(where.removeprefix("declarations."), path) for where in exc.fields):
-                    self.add_error(path, exc.error)
+    def refuse(self, slug: str, check: engines.Check) -> None:
+        """Put each refusal of ``check-declaration`` on the field it concerns (else above the form), in the
+        reader's language; the values posted stay in the form."""
+        language = (get_language() or "en")[:2]
+        for where, sentence in check.fields.items():
+            message = check.messages.get(where)
+            text = explain.message_text(slug, message, language) if message else sentence
+            field = next((path for path in sorted(self.fields, key=len, reverse=True) if _inside(where, path)), None)
+            self.add_error(field, text)
 
 
 def _inside(where: str, path: str) -> bool:
-    """``gm.adjustments[0].hp`` is inside ``gm.adjustments``; ``gm.adjustments_x`` is not."""
+    """A refusal at ``gm.adjustments[0].hp`` is the field ``gm.adjustments``'s; one at ``gm.adjustments_x`` is not."""
     return where == path or (where.startswith(path) and where[len(path)] in "[.")
 
 
@@ -173,11 +156,22 @@ def _is_json(option: dict) -> bool:
     return bool(option.get("json")) or (option.get("type") == "object" and not option.get("allowed"))
 
 
+class _SafeDecoder(json.JSONDecoder):
+    """Django's ``JSONField`` decodes with this class: the web app's safe decoder, whose refusals
+    (deep nesting included) are the ``JSONDecodeError`` the field turns into its "invalid" message."""
+
+    def decode(self, s, _w=None):
+        try:
+            return jsonsafe.loads(s)
+        except jsonsafe.TooDeep as exc:
+            raise json.JSONDecodeError(str(exc), s, 0) from None
+
+
 class EngineJSONField(forms.JSONField):
     """A GM's value written as JSON, of the option's kind (a list or an object); the engine checks the rest."""
 
     def __init__(self, *, kind: str, **kwargs):
-        super().__init__(**kwargs)
+        super().__init__(decoder=_SafeDecoder, **kwargs)
         self.kind = kind
 
     def to_python(self, value):
@@ -193,12 +187,16 @@ class EngineJSONField(forms.JSONField):
         return "" if value in (None, [], {}) else super().prepare_value(value)
 
 
-def _json_field(option: dict, adapter) -> EngineJSONField:
+def _json_field(option: dict, adapter, names: dict[str, str] | None = None) -> EngineJSONField:
+    """The example is what the GM types, the rules' field names as they are: code, marked as no language
+    (``lang="zxx"``), the sentence around it in the reader's."""
     example = option.get("example")
-    help_text = (_("Written as JSON, for example: %(example)s") % {"example": json.dumps(example, ensure_ascii=False)}
+    help_text = (format_html("{} <code lang=\"zxx\">{}</code>",
+                             _("Written as JSON, with the field names of the rules, for example:"),
+                             json.dumps(example, ensure_ascii=False))
                  if example is not None else _("Written as JSON, as the rules name its fields."))
     return EngineJSONField(
-        kind=option.get("type"), label=adapter.option_label(option), required=False, help_text=help_text,
+        kind=option.get("type"), label=adapter.option_label(option, names), required=False, help_text=help_text,
         error_messages={"invalid": _("This is not valid JSON: check the brackets, commas and double quotes.")},
         widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}))
 
@@ -217,9 +215,10 @@ def _initial(option: dict, value):
 
 
 def _field(option: dict, adapter, state: dict | None = None, label_state: dict | None = None):
-    label = adapter.option_label(option)
+    label = adapter.option_label(option, label_state)
     forbidden = option.get("forbidden") or []
-    help_text = "; ".join(f"{adapter.value_label(f['value'], label_state)}: {f['reason']}"
+    help_text = "; ".join(_("%(value)s: %(reason)s") % {"value": adapter.value_label(f["value"], label_state),
+                                                         "reason": explain.say(adapter.slug, f, label_state)}
                           for f in forbidden if "value" in f)
     required = bool(option.get("required"))
     kind = option.get("type")
@@ -229,6 +228,8 @@ def _field(option: dict, adapter, state: dict | None = None, label_state: dict |
         if allowed == [False] or (True in refused and not option.get("default")):
             return None  # nothing to choose: the engine says why in ``forbidden``
         return forms.BooleanField(label=label, required=False, help_text=help_text)
+    if kind == "text":
+        return forms.CharField(label=label, required=required, max_length=option.get("max_length"), help_text=help_text)
     if kind == "integer":  # its bounds say what is allowed; the engine's reasons would repeat them
         return forms.IntegerField(label=label, required=required, min_value=option.get("min"),
                                   max_value=option.get("max"),
@@ -270,7 +271,7 @@ class PlacementForm(forms.Form):
         if self.kind == "zones":
             return text
         parts = text.replace(" ", "").split(",")
-        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts):  # "²".isdigit() too
             raise forms.ValidationError(_("Write the cell as two numbers separated by a comma, for example 3,4."))
         x, y = (int(p) for p in parts)
         return {"col": x, "row": y} if self.kind == "hex" else [x, y]
@@ -360,7 +361,7 @@ class MapPickField(forms.TypedChoiceField):
     def to_python(self, value):
         value = super().to_python(value)
         try:
-            return json.dumps(json.loads(value)) if value else value
+            return json.dumps(jsonsafe.loads(value)) if value else value
         except (TypeError, ValueError):
             return value  # not JSON: refused as "not one of the choices"
 

@@ -50,6 +50,13 @@ class Battle(models.Model):
         default=False,
         help_text=_("Resolve the round as soon as every required declaration is in."),
     )
+    # Round deadlines (masscombat/battles/deadlines.py): the GM's duration per round (none: the
+    # round waits for the GM), when the current round resolves, the seconds left while the GM has
+    # the clock paused, and a number bumped by every change so a job for an older deadline does nothing.
+    deadline_minutes = models.PositiveIntegerField(_("round deadline (minutes)"), null=True, blank=True)
+    deadline_at = models.DateTimeField(_("round deadline"), null=True, blank=True)
+    deadline_left = models.PositiveIntegerField(null=True, blank=True)
+    deadline_version = models.PositiveIntegerField(default=0)
     # The end-of-battle operation's output, shown to the GM until confirmed.
     aftermath = models.JSONField(_("aftermath"), null=True, blank=True)
     last_seq = models.PositiveBigIntegerField(default=0)
@@ -185,3 +192,23 @@ class Connection(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["battle", "last_seen"], name="battles_connection_seen")]
+
+
+def new_watch_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class SpectatorLink(models.Model):
+    """A battle's read-only watch link (issue #19): whoever holds its token watches the battle as the
+    public, without an account.  A revoked link keeps its row, so that its token is refused for good
+    rather than ever given again; a battle has at most one link not revoked (its GM shares that one)."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="spectator_links")
+    token = models.CharField(max_length=64, unique=True, default=new_watch_token)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["battle"], condition=models.Q(revoked_at__isnull=True),
+                                               name="one_watch_link_per_battle")]

@@ -2,7 +2,10 @@
 
 Secret declarations stay secret here: a participant's choices are shown only
 to the GM and to its own side; everyone else learns only whether it has
-declared.  The state comes from ``visible-state``.
+declared, and only of participants the engine names to them.  The state and
+every name a page shows come from the engine's ``visible-state`` for the
+viewer (``selectors.seen_names``), each round report from its ``visible-round``:
+no fog is decided here.
 """
 
 from __future__ import annotations
@@ -10,13 +13,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from masscombat.battles import selectors
 from masscombat.battles.forms import DeclarationForm, PlacementForm, map_pieces
+from masscombat.battles.models import BattleEvent
+from masscombat.core import engines, explain
 
-CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 140, 24
-SIDE_COLOURS = ("#8c2f1b", "#2f5d8c", "#3f7a4a", "#7a5a1b")
+CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 150, 24
+CHART_LEFT = 44  # room for the strength figures left of the lines
+SIDE_COLOURS = tuple(f"var(--side-{index})" for index in range(4))  # colours (light and dark) in app.css
 
 
 @dataclass
@@ -38,46 +45,41 @@ def _order(participant) -> tuple:
     return (participant.side, participant.kind != "side", participant.name)
 
 
-def label_state(viewer) -> dict | None:
-    """The state labels may name things from: the one this viewer may see (so a hidden enemy's id is
-    never turned into its name), asked of the engine once per viewer and only for a ruleset whose
-    labels use it."""
-    return selectors.visible_state(viewer) if viewer.adapter.labels_use_state else None
-
-
-def report_state(viewer) -> dict | None:
-    """The state a round report names things from: :func:`label_state`, or the seen state for a ruleset
-    whose reports only name from it (``reports_use_state``)."""
-    adapter = viewer.adapter
-    return selectors.visible_state(viewer) if adapter.reports_use_state or adapter.labels_use_state else None
-
-
 def _shown(viewer, adapter, declaration, options: dict) -> list:
     if declaration is None:
         return []
-    labels = {option["path"]: adapter.option_label(option) for option in options.get("options", [])}
-    state = label_state(viewer)
-    return [(labels.get(path) or adapter.option_label({"path": path}), adapter.value_label(value, state))
+    names = selectors.seen_names(viewer)
+    labels = {option["path"]: adapter.option_label(option, names) for option in options.get("options", [])}
+    return [(labels.get(path) or adapter.option_label({"path": path}), adapter.value_label(value, names))
             for path, value in sorted(declaration.data.items())]
 
 
 def slots(viewer, expected: dict, declared: dict, present_ids: set) -> list[Slot]:
-    adapter, state = viewer.adapter, viewer.battle.state
+    """Who declares, as this viewer may know them: a participant the engine hides from this viewer
+    (``round-participants``' ``hidden_from``: a hidden enemy) is not listed at all, and a name is the
+    engine's, never an id."""
+    adapter, names = viewer.adapter, selectors.seen_names(viewer)
+    secret = selectors.secret_orders(viewer.battle) if not viewer.is_gm and declared else frozenset()
     out = []
     for participant in sorted(viewer.participants, key=_order):
         own = participant.side in viewer.sides
-        if not (viewer.is_gm or own or adapter.participant_public(state, participant)):
+        if not (viewer.is_gm or own or selectors.known_to(viewer.battle, viewer.engine_who, participant)):
             continue  # a hidden enemy unit: not even its name
-        may_see = viewer.is_gm or (own and not adapter.orders_secret(state, participant))
+        may_see = viewer.is_gm or (own and participant.key not in secret)
         declaration = declared.get(participant.key)
         out.append(Slot(
-            key=participant.key, name=participant.name, side=participant.side,
+            key=participant.key, name=participant_name(names, participant), side=participant.side,
             player=participant.user.shown_name if participant.user else _("game master"),
             must_declare=participant.key in expected, declared=declaration is not None,
             shown=_shown(viewer, adapter, declaration, expected.get(participant.key, {})) if may_see else [],
             present=participant.user_id in present_ids,
         ))
     return out
+
+
+def participant_name(names: dict, participant) -> str:
+    """The engine's name of what the participant stands for (renamed in the state, it reads the new name)."""
+    return names.get(participant.side if participant.kind == "side" else participant.ref) or participant.name
 
 
 def declaration_forms(viewer, declared: dict, posted=None, posted_key: str | None = None, *,
@@ -97,18 +99,20 @@ def declaration_forms(viewer, declared: dict, posted=None, posted_key: str | Non
     entries = [(p.key, p.kind, p.ref, p.name) for p in mine]
     if viewer.is_gm:
         entries.append((selectors.GM_KEY, "gm", "", _("Game master's overrides")))
-    out = []
+    out, waited = [], selectors.round_participants(battle)
     for key, kind, ref, name in entries:
         if only is not None and key != only:
             continue
+        if not viewer.is_gm and getattr(waited.get(key), "declared_by", None) == engines.GM:
+            continue  # the engine gives this participant's orders to the GM this round (D&D 5e's broken units)
         answer, note = viewer.adapter.declaration_form(
-            viewer, key, kind, ref, selectors.options_for(battle, key, kind, ref), declared,
-            posted if key == posted_key else None)
+            viewer, key, kind, ref, selectors.options_for(battle, key, kind, ref, viewer.engine_viewer(key)),
+            declared, posted if key == posted_key else None)
         if not answer.get("options"):
             continue
         existing = declared.get(key)
         entry = {"key": key, "name": name, "form": None, "declared": existing is not None,
-                 "must_declare": answer.get("must_declare", False), "own": not viewer.is_gm or kind == "gm",
+                 "must_declare": getattr(waited.get(key), "must_declare", False), "own": not viewer.is_gm or kind == "gm",
                  "note": note, "pieces": ""}
         out.append(entry)
         if viewer.is_gm and key not in (only, posted_key, shown):
@@ -118,7 +122,7 @@ def declaration_forms(viewer, declared: dict, posted=None, posted_key: str | Non
             posted if key == posted_key else None,
             options=answer["options"], adapter=viewer.adapter,
             initial_data=existing.data if existing else None, state=battle.state,
-            label_state=label_state(viewer), prefix=None,
+            label_state=selectors.seen_names(viewer), prefix=None,
             auto_id=field_ids(key), gm_tools=viewer.is_gm,
         )
         if key == posted_key and posted is not None:
@@ -132,26 +136,38 @@ def field_ids(key: str) -> str:
 
 
 def visible_strength(viewer, strength: dict) -> dict:
-    """Each side's strength, or only the viewer's own where the rules keep the other's secret."""
-    if viewer.is_gm or viewer.adapter.strength_public:
+    """Each side's strength, but for a player only the sides whose figure the engine's ``visible-state``
+    gives them now (the rules may keep the other's secret, or part of it)."""
+    if viewer.is_gm:
         return strength
-    return {side: value for side, value in strength.items() if side in viewer.sides}
+    shown = (selectors.visible_state(viewer) or {}).get("strength") or {}
+    return {side: value for side, value in strength.items() if side in shown}
+
+
+def strengths(viewer, rounds: list) -> list[tuple[int, dict]]:
+    """``[(round, {side: strength})]`` this viewer may read, from round 0 (the state before round 1,
+    so that one resolved round already makes a line) to the last resolved round."""
+    if not rounds:
+        return []
+    start = (0, visible_strength(viewer, (rounds[0].state_before or {}).get("strength") or {}))
+    points = [start] + [(r.number, visible_strength(viewer, r.strength)) for r in rounds]
+    return [(n, s) for n, s in points if s]
 
 
 def chart(viewer, rounds: list) -> dict | None:
-    """A small SVG line chart of each side's strength per round (server-side, no script)."""
-    battle, adapter = viewer.battle, viewer.adapter
-    points = [(r.number, visible_strength(viewer, r.strength)) for r in rounds]
-    points = [(n, s) for n, s in points if s]
+    """A small SVG line chart of each side's strength per round (server-side, no script), with the
+    same figures as a table for whoever cannot see the lines."""
+    adapter = viewer.adapter
+    points = strengths(viewer, rounds)
     if not points:
         return None
     values = [v for _n, strength in points for v in strength.values()]
     low, high = min(0, min(values)), max(values) or 1
-    last = max(n for n, _s in points)
-    span_x = max(last - 1, 1)
+    first, last = min(n for n, _s in points), max(n for n, _s in points)
+    span_x = max(last - first, 1)
 
     def xy(number, value):
-        x = CHART_PAD + (number - 1) * (CHART_WIDTH - 2 * CHART_PAD) / span_x
+        x = CHART_LEFT + (number - first) * (CHART_WIDTH - CHART_LEFT - CHART_PAD) / span_x
         y = CHART_HEIGHT - CHART_PAD - (value - low) * (CHART_HEIGHT - 2 * CHART_PAD) / ((high - low) or 1)
         return round(x, 1), round(y, 1)
 
@@ -161,12 +177,36 @@ def chart(viewer, rounds: list) -> dict | None:
         if not coords:
             continue
         lines.append({
-            "side": side, "label": adapter.side_label(side, battle.state), "colour": SIDE_COLOURS[index % 4],
+            "side": side, "label": side_name(viewer, side), "colour": SIDE_COLOURS[index % 4],
             "points": " ".join(f"{x},{y}" for x, y in coords), "dots": coords,
         })
-    return {"width": CHART_WIDTH, "height": CHART_HEIGHT, "lines": lines, "label": adapter.strength_label,
+    label = _("%(what)s, round by round (0: before round 1)") % {"what": adapter.strength_label}
+    return {"width": CHART_WIDTH, "height": CHART_HEIGHT, "lines": lines, "label": label,
+            "what": adapter.strength_label, "left": CHART_LEFT, "right": CHART_WIDTH - CHART_PAD,
             "rounds": [{"n": n, "x": xy(n, low)[0]} for n, _s in points], "base": CHART_HEIGHT - CHART_PAD,
-            "high": high, "low": low, "top": CHART_PAD}
+            "high": high, "low": low, "top": CHART_PAD,
+            "table": [(n, [s.get(line["side"]) for line in lines]) for n, s in points]}
+
+
+def strength_summary(viewer, resolved, before: dict) -> list[dict]:
+    """One line per side this viewer may read: its strength after the round and the change the round
+    made (``before``: the strength the round started from)."""
+    before = visible_strength(viewer, before or {})
+    after = visible_strength(viewer, resolved.strength or {})
+    return [{"side": side, "name": side_name(viewer, side), "after": _figure(after[side]),
+             "change": _change(after[side] - before[side]) if side in before else ""}
+            for side in viewer.adapter.sides if side in after]
+
+
+def _figure(value) -> str:
+    return number_format(value, force_grouping=True)
+
+
+def _change(delta) -> str:
+    """A change of strength as people write it: "+3", "−27" (a true minus sign), or "no change"."""
+    if not delta:
+        return _("no change")
+    return ("+" if delta > 0 else "\u2212") + _figure(abs(delta))
 
 
 def battle_map(viewer, state: dict | None, placement: PlacementForm | None = None) -> dict | None:
@@ -183,12 +223,22 @@ def battle_map(viewer, state: dict | None, placement: PlacementForm | None = Non
     source = adapter.map_source(viewer.battle)
     if not source:
         return None
-    pieces = adapter.map_pieces(viewer.battle, state, viewer)
+    pieces = adapter.map_pieces(viewer.battle, state, viewer, selectors.seen_names(viewer))
     out = {"svg": render_map_svg(source, pieces=pieces, label=viewer.battle.name), "controls": True,
            "legend": legend(source, pieces), "placement": None}
     if may_place(viewer):
         out["placement"] = placement or PlacementForm(pieces=pieces, kind=_map_kind(source))
+        out["placed"] = placement is None and just_placed(viewer.battle)
     return out
+
+
+def just_placed(battle) -> bool:
+    """Whether the battle is as the last placement left it (no version since, such as round 1 undone): the
+    GM's map says the piece is placed however often it is drawn again (the "placed" event redraws the map on
+    every screen, the GM's too, right after the answer that said it)."""
+    payload = (BattleEvent.objects.filter(battle=battle, kind="placed").order_by("-seq")
+               .values_list("payload", flat=True).first())
+    return isinstance(payload, dict) and payload.get("version") == battle.version
 
 
 def may_place(viewer) -> bool:
@@ -201,7 +251,8 @@ def may_place(viewer) -> bool:
 def placement_form(viewer, data) -> PlacementForm:
     """The placement form bound to posted data, its pieces those on the map now."""
     source = viewer.adapter.map_source(viewer.battle)
-    pieces = viewer.adapter.map_pieces(viewer.battle, viewer.battle.state, viewer) if source else []
+    pieces = viewer.adapter.map_pieces(viewer.battle, viewer.battle.state, viewer,
+                                       selectors.seen_names(viewer)) if source else []
     return PlacementForm(data, pieces=pieces, kind=_map_kind(source))
 
 
@@ -212,27 +263,31 @@ def _map_kind(source) -> str:
     return normalise_source(source)[0] if source else "square"
 
 
-def _may_see(viewer, event: dict) -> bool:
-    """Engines that mark an event's audience (``visible_to``: all, a side, gm) are obeyed; the adapter may keep more."""
-    audience = event.get("visible_to", "all")
-    return (viewer.is_gm or audience == "all" or audience in viewer.sides) and viewer.adapter.may_see(viewer, event)
+def side_name(viewer, side: str) -> str:
+    """A side by the engine's name for this viewer ("Side A" where the engine names none)."""
+    return selectors.seen_names(viewer).get(side) or viewer.adapter.side_label(side)
 
 
 def reports(viewer, rounds: list) -> list[dict]:
-    """Each resolved round: its engine events and its log, rendered in the reader's language."""
+    """Each resolved round as this viewer may read it: the engine's ``visible-round`` (events, log steps,
+    dice and the names of what they mention), the log rendered in the reader's language."""
     battle = viewer.battle
-    show_log = viewer.is_gm or viewer.adapter.round_log_public
-    names = report_state(viewer) if rounds else None  # no engine call for a battle not resolved yet
+    names = selectors.seen_names(viewer) if rounds else {}  # no engine call for a battle not resolved yet
+    afters = [r.state_before for r in rounds[1:]] + [battle.state]
+    keys = {p.key: participant_name(names, p) for p in viewer.participants  # log steps name participants by key
+            if viewer.is_gm or selectors.known_to(battle, viewer.engine_who, p)}
+    keys[selectors.GM_KEY] = _("the game master")  # the viewer a round was read for, in its last step
     out = []
-    for resolved in reversed(rounds):
-        events, log, dice = viewer.adapter.report(
-            viewer, [event for event in resolved.events if _may_see(viewer, event)], resolved.log, resolved.dice,
-            resolved.state_before)
+    for resolved, after in reversed(list(zip(rounds, afters))):
+        read = selectors.visible_round(viewer, resolved, after)
+        named = {**read["names"], **names, **keys}
         out.append({
             "round": resolved,
-            "names": names,
-            "events": events,
-            "log": selectors.rendered_log(battle, log) if show_log else [],
-            "dice": dice if show_log else {},
+            "names": named,
+            "events": read["events"],
+            "log": selectors.rendered_log(battle, read["log"], named),
+            "dice": [(explain.die_label(name, named), values) for name, values in read["dice"].items()],
+            "rolls": read["dice"], "steps": read["log"],  # as the engine gave them: each event's own, beside it
+            "summary": strength_summary(viewer, resolved, (resolved.state_before or {}).get("strength")),
         })
     return out

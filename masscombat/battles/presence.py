@@ -12,7 +12,7 @@ presence event for the GM, at the next connect or heartbeat in that battle
 
 Why a server-side heartbeat rather than a client ping or process ids:
 what outlives a socket here is the server process, not the client (a phone
-that vanishes without closing is caught by daphne's own websocket ping,
+that vanishes without closing is caught by the server's own websocket ping,
 which closes the socket and runs the delete); a heartbeat needs no change in
 the browser, works the same with any number of server processes on any
 machine, and needs nothing to restart, whereas rows tagged with a process id
@@ -56,6 +56,25 @@ def purge(battle: Battle) -> None:
             live.emit(battle, "presence", {"user": user_id, "connected": False}, audience=live.GM)
 
 
+def connected(battle_id: int, user, channel_name: str) -> None:
+    """A socket opened: its presence row, fresh; the battle's ghosts go, and the GM hears who came."""
+    with transaction.atomic():
+        battle = Battle.objects.select_for_update().get(pk=battle_id)
+        purge(battle)
+        Connection.objects.update_or_create(channel_name=channel_name, defaults={
+            "battle": battle, "user": user, "last_seen": timezone.now()})
+        live.emit(battle, "presence", {"user": user.pk, "connected": True}, audience=live.GM)
+
+
+def disconnected(battle_id: int, user, channel_name: str) -> None:
+    """A socket closed: its row goes, and the GM hears who left (nothing when the battle is gone)."""
+    with transaction.atomic():
+        battle = Battle.objects.select_for_update().filter(pk=battle_id).first()
+        deleted, _rows = Connection.objects.filter(channel_name=channel_name).delete()
+        if battle is not None and deleted:
+            live.emit(battle, "presence", {"user": user.pk, "connected": False}, audience=live.GM)
+
+
 def beat(battle_id: int, user, channel_name: str) -> None:
     """One heartbeat of an open socket: its row is fresh again, and the battle's ghosts go.
 
@@ -66,9 +85,7 @@ def beat(battle_id: int, user, channel_name: str) -> None:
     """
     refreshed = Connection.objects.filter(channel_name=channel_name).update(last_seen=timezone.now())
     if not refreshed:
-        from masscombat.battles import services
-
-        services.connected(battle_id, user, channel_name)
+        connected(battle_id, user, channel_name)
         return
     if Connection.objects.filter(battle_id=battle_id, last_seen__lt=cutoff()).exists():
         with transaction.atomic():

@@ -6,23 +6,23 @@ the event of the change in the same transaction; the event is broadcast once
 it commits (:mod:`masscombat.battles.live`).  The same request sent twice
 has one effect: a second resolve or undo of the same round is a no-op.
 Rules are the engine's: this module only calls operations through
-:func:`rules.registry.run` and stores what they return.
+:mod:`masscombat.core.engines` and stores what they return.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from masscombat.battles import adapters, live, presence, selectors
-from masscombat.battles.models import Battle, BattleParticipant, Connection, Declaration, Round
+from masscombat.battles import adapters, deadlines, live, selectors
+from masscombat.battles.models import Battle, BattleParticipant, Declaration, Round
+from masscombat.core import engines, explain
 from masscombat.core.permissions import Action
 from masscombat.rosters import services as roster_services
 from masscombat.rosters.models import Army, Hero
-from rules import registry
-from rules.errors import InvalidInput
 
 Status = Battle.Status
 # Where the round that ended on a tie keeps the engine's record of the GM's choice of one more round.
@@ -38,9 +38,9 @@ def _engine(battle_or_slug, op: str, payload: dict, *, seed: int | None = None, 
     """Run an engine operation; its refusal becomes a ValidationError with the engine's sentence."""
     slug = battle_or_slug if isinstance(battle_or_slug, str) else battle_or_slug.ruleset
     try:
-        return registry.run(slug, op, payload, seed=seed)
-    except InvalidInput as exc:
-        raise ValidationError({field: exc.as_dict()["error"]}) from exc
+        return engines.run(slug, op, payload, seed=seed)
+    except engines.Refused as exc:
+        raise ValidationError({field: exc.error}) from exc
 
 
 def create_battle(campaign, user, *, name: str, armies: dict, heroes: list, options: dict,
@@ -104,10 +104,10 @@ def declare(user, battle_id: int, key: str, data: dict, *, expected_round: int) 
     )
     participant = viewer.participant(key)
     # Who declared is public, unless naming it would reveal a hidden unit to the other side.
-    audience = (live.ALL if participant is None or viewer.adapter.participant_public(battle.state, participant)
+    audience = (live.ALL if participant is None or selectors.public(battle, participant)
                 else live.side_audience(participant.side))
     live.emit(battle, "declared", {"round": battle.current_round, "participant": key}, audience=audience)
-    if battle.auto_resolve and not selectors.missing(battle, viewer.participants, selectors.declarations(battle)):
+    if battle.auto_resolve and not selectors.missing(battle, selectors.declarations(battle)):
         try:
             with transaction.atomic():  # a refusal leaves the round to the GM, and the declaration saved
                 _resolve(battle, viewer.participants, user)
@@ -116,56 +116,143 @@ def declare(user, battle_id: int, key: str, data: dict, *, expected_round: int) 
     return declaration
 
 
+def resolve_round(user, battle_id: int, *, expected_round: int, confirmed_missing: bool = True) -> Round:
+    """Resolve the round the GM saw; asking again for a resolved round returns it unchanged.
+
+    With ``confirmed_missing`` false, a round still waiting for declarations is not resolved:
+    :class:`MissingDeclarations` names who is missing, for the GM to confirm their defaults.
+
+    The engine's work (merging the answers, resolving the round) depends only on the state and the
+    declarations, so it runs before the battle is locked: other requests on the battle wait for the
+    writing alone.  Locked, the battle must still be at that version with the same declarations
+    (else the round is resolved again, locked); the round is written once, however many ask.
+    """
+    viewer = selectors.viewer(user, Action.BATTLE_MANAGE, battle_id)
+    done = _before_resolving(viewer.battle, expected_round, confirmed_missing)
+    if done is not None:
+        return done
+    try:
+        computed = _resolution(viewer.battle, _answers(viewer.battle))
+    except ValidationError:  # refused on what was read unlocked: the locked battle decides
+        computed = None
+    return _resolve_locked(user, battle_id, expected_round, confirmed_missing, computed)
+
+
 @transaction.atomic
-def resolve_round(user, battle_id: int, *, expected_round: int) -> Round:
-    """Resolve the round the GM saw; asking again for a resolved round returns it unchanged."""
+def _resolve_locked(user, battle_id: int, expected_round: int, confirmed_missing: bool,
+                    computed: Resolution | None) -> Round:
     viewer = _locked(user, battle_id, Action.BATTLE_MANAGE)
     battle = viewer.battle
+    done = _before_resolving(battle, expected_round, confirmed_missing)
+    if done is not None:
+        return done
+    answers = _answers(battle)
+    if computed is None or (computed.version, computed.answers) != (battle.version, answers):
+        computed = _resolution(battle, answers)  # the battle moved on meanwhile: resolved again, locked
+    return _resolve(battle, viewer.participants, user, computed)
+
+
+def _before_resolving(battle: Battle, expected_round: int, confirmed_missing: bool) -> Round | None:
+    """The round already resolved (asked twice), else None once the battle may resolve it now."""
     if expected_round <= battle.round:
         done = battle.rounds.filter(number=expected_round).first()
         if done is not None:
             return done
     _expect_round(battle, expected_round)
     _expect_running(battle)
-    return _resolve(battle, viewer.participants, user)
+    if not confirmed_missing:
+        waiting = selectors.missing(battle, selectors.declarations(battle))
+        if waiting:
+            raise MissingDeclarations(waiting)
+    return None
 
 
-def _resolve(battle: Battle, participants: list, user) -> Round:
-    adapter = adapters.get(battle.ruleset)
-    number = battle.current_round
-    declared = adapter.merge_declarations(battle.declarations.filter(round=number).order_by("participant"))
+class MissingDeclarations(Exception):
+    """The round waits for these participants (:class:`masscombat.core.engines.Participant`, default orders included)."""
+
+    def __init__(self, participants: list):
+        super().__init__(", ".join(p.key for p in participants))
+        self.participants = participants
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """A round as the engine resolved it, not written yet, with the battle version and answers it came from."""
+
+    version: int
+    answers: dict
+    declared: dict
+    output: dict
+    kept: dict
+    log: list
+
+
+def _answers(battle: Battle) -> dict:
+    return {row.participant: row.data
+            for row in battle.declarations.filter(round=battle.current_round).order_by("participant")}
+
+
+def _resolution(battle: Battle, answers: dict) -> Resolution:
+    """The round's answers, merged the engine's way, resolved; the silent get their defaults (the engine's)."""
+    try:
+        merged = engines.merge(battle.ruleset, battle.state, answers)
+    except engines.Refused as exc:
+        raise ValidationError({"declarations": exc.error}) from exc
+    declared = merged.declarations
     output = _engine(battle, "resolve-round", {"state": battle.state, "declarations": declared},
-                     seed=round_seed(battle, number), field="declarations")
+                     seed=round_seed(battle, battle.current_round), field="declarations")
+    kept = {k: v for k, v in output.items() if k not in ("state", "dice", "log", "events")}
+    kept["defaults_applied"] = sorted({*merged.defaults_applied, *(output.get("defaults_applied") or [])})
+    return Resolution(battle.version, answers, declared, output, kept, [*merged.log, *output.get("log", [])])
+
+
+def _resolve(battle: Battle, participants: list, user, computed: Resolution | None = None) -> Round:
+    """Write the round resolved from the battle as it is (locked by the caller): ``computed``, or now."""
+    number = battle.current_round
+    computed = computed or _resolution(battle, _answers(battle))
+    output = computed.output
     state = output["state"]
     resolved = Round.objects.create(
-        battle=battle, number=number, state_before=battle.state, declarations=declared,
-        dice=output.get("dice", {}), events=output.get("events", []), log=output.get("log", []),
-        output={k: v for k, v in output.items() if k not in ("state", "dice", "log", "events")},
-        strength=adapter.strength(state), resolved_by=user,
+        battle=battle, number=number, state_before=battle.state, declarations=computed.declared,
+        dice=output.get("dice", {}), events=output.get("events", []), log=computed.log, output=computed.kept,
+        strength=engines.strength(state), resolved_by=user,
     )
     battle.state, battle.round = state, number
     battle.version += 1
     live.emit(battle, "round_resolved", {"round": number})
-    # A tie waits for the GM (:func:`one_more_round`, or a draw by :func:`end_battle`); the round
-    # played after a tie ends the battle whatever the points.
-    extra = number > 1 and battle.rounds.filter(number=number - 1, output__has_key=EXTRA_ROUND).exists()
-    if extra or (adapter.finished(state) and not adapter.tie(state)):
-        _finish(battle, adapter, winner=adapter.winner(state))
+    # Over, the battle ends, unless the engine says a tie waits for the GM (:func:`one_more_round`, or a
+    # draw by :func:`end_battle`; the round played after it ends the battle, the engine's outcome says so too).
+    outcome = engines.outcome(state)
+    if outcome.over and not outcome.one_more_round:
+        _finish(battle, adapters.get(battle.ruleset), winner=None)
+    deadlines.round_opened(battle)
     battle.save()
     return resolved
 
 
 def _finish(battle: Battle, adapter, *, winner: str | None) -> None:
-    op, payload = adapter.end_input(battle.state, winner)
-    battle.aftermath = _engine(battle, op, payload, field="winner")
+    try:
+        battle.aftermath = engines.end_battle(battle.ruleset, adapter.end_input(battle.state, winner))
+    except engines.Refused as exc:  # a winner the rules do not give (D&D 5e: the points decide), in the reader's words
+        sentence, fields = explain.refusal(battle.ruleset, exc.error, exc.fields, exc.messages)
+        raise ValidationError({"winner": fields.get("winner") or sentence}) from exc
     battle.status = Status.OVER
     live.emit(battle, "status", {"status": battle.status})
 
 
+def may_name_winner(battle: Battle) -> bool:
+    """Whether the GM may still name the winner of a battle over without one: the engine's outcome of the
+    ended state says so (``gm_names_winner``: JdRWiki S5.15.1)."""
+    if battle.status != Status.OVER or not battle.aftermath:
+        return False
+    state = battle.aftermath.get("state") or {}
+    return engines.outcome(state).gm_names_winner if state else False
+
+
 @transaction.atomic
 def one_more_round(user, battle_id: int, *, expected_round: int) -> Battle:
-    """After a tie the GM has the armies fight one more round: the engine records the choice, the
-    state is the one it resolves that round from.  The choice is kept with the round that tied
+    """After a tie the GM has the armies fight one more round: the engine records the choice and
+    returns the state it resolves that round from.  The choice is kept with the round that tied
     (undoing that round undoes it); asking twice is asking once."""
     viewer = _locked(user, battle_id, Action.BATTLE_MANAGE)
     battle, adapter = viewer.battle, viewer.adapter
@@ -173,14 +260,15 @@ def one_more_round(user, battle_id: int, *, expected_round: int) -> Battle:
     last = battle.rounds.filter(number=battle.round).first()
     if last is not None and EXTRA_ROUND in last.output and battle.status == Status.RUNNING:
         return battle
-    if battle.status != Status.RUNNING or last is None or not adapter.tie(battle.state):
+    if battle.status != Status.RUNNING or last is None or not engines.outcome(battle.state).one_more_round:
         raise ValidationError({"__all__": _("The battle is not on a tie.")})
-    op, payload, state = adapter.one_more_round(battle.state)
-    last.output = {**last.output, EXTRA_ROUND: _engine(battle, op, payload)}
+    output = _engine(battle, "end-battle", adapter.one_more_round_input(battle.state))
+    last.output = {**last.output, EXTRA_ROUND: output}
     last.save(update_fields=["output"])
-    battle.state = state
+    battle.state = output["state"]
     battle.version += 1
     live.emit(battle, "status", {"status": battle.status})
+    deadlines.round_opened(battle)
     battle.save()
     return battle
 
@@ -204,6 +292,7 @@ def undo_round(user, battle_id: int, *, expected_round: int) -> bool:
     battle.version += 1
     last.delete()
     live.emit(battle, "round_undone", {"round": expected_round})
+    deadlines.round_opened(battle)
     battle.save()
     return True
 
@@ -230,12 +319,24 @@ def place(user, battle_id: int, piece_id: str, cell, *, expected_version: int) -
     if battle.declarations.filter(round=1).exists():
         raise ValidationError({"__all__": _("Declarations for round 1 are already in: pieces can no longer be moved.")})
     output = _engine(battle, "new-battle", payload, seed=battle.seed, field="cell")
+    sides = sorted({p.side for p in battle.participants.all() if p.side})
+    before = {side: selectors.names_and_state(battle, side) for side in sides}
     battle.setup = {**battle.setup, "input": payload, "dice": output.get("dice", {}), "log": output.get("log", [])}
     battle.state = output["state"]
     battle.version += 1
-    live.emit(battle, "placed", {"version": battle.version})
+    for audience in _told_of_placement(battle, before):
+        live.emit(battle, "placed", {"version": battle.version}, audience=audience)
     battle.save()
     return battle
+
+
+def _told_of_placement(battle: Battle, before: dict[str, dict]) -> list[str]:
+    """Who hears of a placement: each side whose engine view (``visible-state`` and names) it changed, everyone
+    when it changed every side's, the GM alone when none: a piece hidden from a side moves without its knowing."""
+    changed = [side for side, seen in before.items() if selectors.names_and_state(battle, side) != seen]
+    if changed and len(changed) == len(before):
+        return [live.ALL]
+    return [live.side_audience(side) for side in changed] or [live.GM]
 
 
 @transaction.atomic
@@ -250,15 +351,20 @@ def set_paused(user, battle_id: int, paused: bool) -> Battle:
     battle.status = wanted
     battle.save(update_fields=["status", "updated_at"])
     live.emit(battle, "status", {"status": battle.status})
+    deadlines.battle_paused(battle)
     return battle
 
 
 @transaction.atomic
 def end_battle(user, battle_id: int, winner: str | None) -> Battle:
-    """The GM ends the battle before the rules do: the engine computes the aftermath."""
+    """The GM ends the battle before the rules do: the engine computes the aftermath.
+
+    On a battle the rules ended without a winner, where the GM may still name one (:func:`may_name_winner`),
+    ``end-battle`` runs again with the GM's winner; otherwise ending an ended battle changes nothing.
+    """
     viewer = _locked(user, battle_id, Action.BATTLE_MANAGE)
     battle = viewer.battle
-    if battle.status in (Status.OVER, Status.CLOSED):
+    if battle.status in (Status.OVER, Status.CLOSED) and not (winner is not None and may_name_winner(battle)):
         return battle
     _finish(battle, viewer.adapter, winner=winner)
     battle.save()
@@ -294,23 +400,5 @@ def _write_roster(battle: Battle, update: adapters.RosterUpdate, user) -> None:
         write(entry, {**entry.data, **update.data}, user=user, expected_version=None, kind="battle",
               source_kind="battle", source_id=battle.pk, source_label=battle.name[:200],
               summary=update.summary, **fields)
-    except InvalidInput as exc:
+    except engines.InvalidInput as exc:
         raise ValidationError({"__all__": _("%(name)s: %(error)s") % {"name": entry.name, "error": exc.as_dict()["error"]}})
-
-
-def connected(battle_id: int, user, channel_name: str) -> None:
-    """A socket opened: its presence row, fresh; ghosts of dead server processes go (:mod:`.presence`)."""
-    with transaction.atomic():
-        battle = Battle.objects.select_for_update().get(pk=battle_id)
-        presence.purge(battle)
-        Connection.objects.update_or_create(channel_name=channel_name, defaults={
-            "battle": battle, "user": user, "last_seen": timezone.now()})
-        live.emit(battle, "presence", {"user": user.pk, "connected": True}, audience=live.GM)
-
-
-def disconnected(battle_id: int, user, channel_name: str) -> None:
-    with transaction.atomic():
-        battle = Battle.objects.select_for_update().filter(pk=battle_id).first()
-        deleted, _rows = Connection.objects.filter(channel_name=channel_name).delete()
-        if battle is not None and deleted:
-            live.emit(battle, "presence", {"user": user.pk, "connected": False}, audience=live.GM)

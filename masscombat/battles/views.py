@@ -1,22 +1,38 @@
 """Battle pages.  Thin: load the viewer (permission checked), call a service, render.
 
 The room is one page for everyone: the GM gets the controls and every form,
-a player the forms of what they play.  Its parts reload themselves (htmx)
-when the battle's websocket announces a change; every part also works as a
-full page, and every form posts without JavaScript.
+a player the forms of what they play.  Its parts come from their renderings
+for the viewer's audience (:mod:`masscombat.battles.parts`): the battle's
+websocket pushes them after each change, and each is also here by GET (a
+page that missed a push asks for it; a page without JavaScript reloads), and
+every form posts without JavaScript.
 """
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from masscombat.battles import adapters, pages, replay, selectors, services
+from masscombat.battles import (
+    adapters,
+    deadline_views,
+    deadlines,
+    declaration_check,
+    events,
+    pages,
+    parts,
+    replay,
+    selectors,
+    services,
+)
 from masscombat.battles.forms import BattleForm
-from masscombat.core.permissions import Action, authorize
+from masscombat.campaigns.access import authorize
+from masscombat.core.permissions import Action
 
 
 @login_required
@@ -27,33 +43,20 @@ def create(request, campaign_id: int):
     if adapter is None:
         raise Http404
     form = BattleForm(request.POST or None, campaign=access.campaign, adapter=adapter)
-    if request.method == "POST" and form.is_valid():
+    deadline = deadline_views.DeadlineForm(request.POST or None, prefix="deadline")
+    if request.method == "POST" and form.is_valid() and deadline.is_valid():
         try:
-            battle = services.create_battle(access.campaign, request.user, **form.battle_arguments())
+            with transaction.atomic():  # the battle and its round clock, or neither
+                battle = services.create_battle(access.campaign, request.user, **form.battle_arguments())
+                if deadline.minutes():
+                    deadlines.set_rule(request.user, battle.pk, deadline.minutes())
         except ValidationError as error:
             for message in error.messages:
                 form.add_error(None, message)
         else:
             messages.success(request, _("The battle is set up: players can declare round 1."))
             return redirect(battle)
-    return render(request, "battles/create.html", {"form": form, "campaign": access.campaign})
-
-
-def _status_context(viewer) -> dict:
-    """Who has declared, who is here, the GM's controls: the status part, reloaded on every event."""
-    battle = viewer.battle
-    declared = selectors.declarations(battle)
-    expected = selectors.expected(battle, viewer.participants) if battle.accepts_declarations else {}
-    here = selectors.present_users(battle) if viewer.is_gm else []
-    slots = pages.slots(viewer, expected, declared, {user.pk for user in here})
-    return {"here": here, "slots": slots, "missing": [s for s in slots if s.must_declare and not s.declared],
-            "sides": _sides(viewer)}
-
-
-def _declare_context(viewer, *, posted=None, posted_key=None, shown=None) -> dict:
-    """The forms this viewer declares with (the GM's folded, each loaded when opened)."""
-    declared = selectors.declarations(viewer.battle)
-    return {"forms": pages.declaration_forms(viewer, declared, posted, posted_key, shown=shown)}
+    return render(request, "battles/create.html", {"form": form, "deadline": deadline, "campaign": access.campaign})
 
 
 def _one_form(request, viewer) -> HttpResponse:
@@ -62,50 +65,20 @@ def _one_form(request, viewer) -> HttpResponse:
     key = request.GET["participant"]
     if not viewer.controls(key) or (key == selectors.GM_KEY and not viewer.is_gm):
         raise Http404
-    entry = next(iter(pages.declaration_forms(viewer, selectors.declarations(viewer.battle), only=key)), None)
+    declared = selectors.declarations(viewer.battle)
+    entry = next(iter(parts.save_marks(pages.declaration_forms(viewer, declared, only=key), declared)), None)
     if entry is None:
         raise Http404
-    return render(request, "battles/_declare_form.html", {**_base_context(viewer), "entry": entry})
+    return render(request, "battles/_declare_form.html", {**parts.base(viewer), "entry": entry})
 
 
-def _reports_context(viewer, state) -> dict:
-    """The state, the timeline and the round reports."""
-    rounds = selectors.rounds(viewer.battle)
-    return {"state": state, "reports": pages.reports(viewer, rounds), "chart": pages.chart(viewer, rounds),
-            "sides": _sides(viewer)}
-
-
-def _sides(viewer) -> list:
-    return [(side, viewer.adapter.side_label(side, viewer.battle.state)) for side in viewer.adapter.sides]
-
-
-def _base_context(viewer) -> dict:
-    return {"battle": viewer.battle, "viewer": viewer, "campaign": viewer.access.campaign, "adapter": viewer.adapter}
-
-
-def _room_context(viewer, *, posted=None, posted_key=None, placement=None, shown=None) -> dict:
-    """The whole room: every part's context, the visible state computed once for the map and the reports."""
-    state = selectors.visible_state(viewer)
-    return {**_base_context(viewer), **_status_context(viewer),
-            **_declare_context(viewer, posted=posted, posted_key=posted_key, shown=shown),
-            **_reports_context(viewer, state), "map": pages.battle_map(viewer, state, placement)}
-
-
-def _map_context(viewer, placement=None) -> dict:
-    """What the map part alone needs: its part reloads on every round and placement, so nothing more."""
-    state = selectors.visible_state(viewer)
-    return {**_base_context(viewer), "map": pages.battle_map(viewer, state, placement)}
-
-
-def _part_context(viewer, name: str) -> dict:
-    """Only what the part's template uses: a part reloads on every event, for everyone in the room."""
-    if name == "map":
-        return _map_context(viewer)
-    if name == "status":
-        return {**_base_context(viewer), **_status_context(viewer)}
-    if name == "declare":
-        return {**_base_context(viewer), **_declare_context(viewer)}
-    return {**_base_context(viewer), **_reports_context(viewer, selectors.visible_state(viewer))}
+def _room(request, viewer, status: int = 200, **fresh: dict) -> HttpResponse:
+    """The whole room: each part from its rendering for the viewer's audience, but those whose context
+    is in ``fresh`` (rendered for this request: a form just posted, a fold asked open)."""
+    own = {name: render_to_string(f"battles/_{name}.html", {**parts.base(viewer), **context}, request)
+           for name, context in fresh.items()}
+    return render(request, "battles/room.html", {**parts.base(viewer), "parts": parts.page(viewer, request, **own)},
+                  status=status)
 
 
 @login_required
@@ -113,19 +86,29 @@ def _part_context(viewer, name: str) -> dict:
 def room(request, pk: int):
     viewer = selectors.viewer(request.user, Action.BATTLE_VIEW, pk)
     # ?open=<participant>: that GM fold comes open and full (its link, for a browser without JavaScript)
-    return render(request, "battles/room.html", _room_context(viewer, shown=request.GET.get("open")))
+    shown = request.GET.get("open")
+    return _room(request, viewer, **({"declare": parts.declare(viewer, shown=shown)} if shown else {}))
 
 
 @login_required
 @require_GET
 def part(request, pk: int, name: str):
-    """One part of the room, for htmx to swap in when the websocket says it changed."""
-    if name not in ("status", "declare", "reports", "map"):
+    """One part of the room, as its socket pushes it: for a page that asks (a push it missed, a
+    page without the socket), and for htmx to swap in."""
+    if name not in events.ALL_PARTS:
         raise Http404
     viewer = selectors.viewer(request.user, Action.BATTLE_VIEW, pk)
     if name == "declare" and "participant" in request.GET:
         return _one_form(request, viewer)
-    return render(request, f"battles/_{name}.html", _part_context(viewer, name))
+    return HttpResponse(parts.deliver(parts.render(viewer, name), request))
+
+
+def _already_saved(existing, form, sent_round) -> bool:
+    """The same declaration, for the same round, is already stored: a page that resent it (its answer
+    lost on a bad network, or sent again when the network came back) gets "saved" with nothing done,
+    neither a second "declared" event nor a second try at resolving the round."""
+    return (existing is not None and str(existing.round) == str(sent_round)
+            and existing.data == form.declaration())
 
 
 @login_required
@@ -135,15 +118,17 @@ def declare(request, pk: int):
     key = request.POST.get("participant", "")
     if not viewer.controls(key) or (key == selectors.GM_KEY and not viewer.is_gm):
         raise Http404
-    context = {**_base_context(viewer), **_declare_context(viewer, posted=request.POST, posted_key=key)}
+    declared = selectors.declarations(viewer.battle)
+    context = parts.declare(viewer, posted=request.POST, posted_key=key)
     entry = next((f for f in context["forms"] if f["key"] == key), None)
     error = None
     if entry is None:
         error = _("There is nothing to declare for this participant now.")
-    elif entry["form"].is_valid() and _engine_accepts(entry["form"], viewer, key):
+    elif entry["form"].is_valid() and declaration_check.engine_accepts(entry["form"], viewer, key, declared):
         try:
-            services.declare(request.user, pk, key, entry["form"].declaration(),
-                             expected_round=int(request.POST.get("round", 0)))
+            if not _already_saved(declared.get(key), entry["form"], request.POST.get("round")):
+                services.declare(request.user, pk, key, entry["form"].declaration(),
+                                 expected_round=int(request.POST.get("round", 0)))
         except (ValidationError, ValueError) as exc:
             error = " ".join(exc.messages) if isinstance(exc, ValidationError) else _("Reload the page.")
         else:
@@ -151,26 +136,16 @@ def declare(request, pk: int):
             if request.htmx:  # the answer is the forms part: the notice goes in it, not in the session
                 viewer = selectors.viewer(request.user, Action.BATTLE_VIEW, pk)
                 return render(request, "battles/_declare.html",
-                              {**_base_context(viewer), **_declare_context(viewer, shown=key),
+                              {**parts.base(viewer), **parts.declare(viewer, shown=key),
                                "notice": {"key": key, "text": saved}})
             messages.success(request, saved)
             return redirect(viewer.battle)
     if request.htmx:
         context["notice"] = {"key": key, "text": error or _("Check the fields marked in red."), "error": True}
-        return render(request, "battles/_declare.html", context)
+        return render(request, "battles/_declare.html", {**parts.base(viewer), **context})
     if error:
         messages.error(request, error)
-    state = selectors.visible_state(viewer)  # the whole room, around the forms just posted
-    return render(request, "battles/room.html", {
-        **context, **_status_context(viewer), **_reports_context(viewer, state), "map": pages.battle_map(viewer, state),
-    }, status=400)
-
-
-def _engine_accepts(form, viewer, key: str) -> bool:
-    """The GM's JSON fields, tried by the engine on this round before anything is stored."""
-    battle = viewer.battle
-    form.engine_check(battle, viewer.adapter, key, services.round_seed(battle, battle.current_round))
-    return form.is_valid()
+    return _room(request, viewer, status=400, declare=context)  # the whole room, around the forms just posted
 
 
 @login_required
@@ -197,16 +172,15 @@ def place(request, pk: int):
                 messages.success(request, notice["text"])
                 return redirect(viewer.battle)
     viewer = selectors.viewer(request.user, Action.BATTLE_MANAGE, pk)  # the battle as it is now
-    placement = form if form.errors else None
-    context = _map_context(viewer, placement) if request.htmx else _room_context(viewer, placement=placement)
-    if notice is None and not (context["map"] or {}).get("placement"):  # no form left to show the errors in
+    shown = pages.battle_map(viewer, selectors.visible_state(viewer), form if form.errors else None)
+    if notice is None and not (shown or {}).get("placement"):  # no form left to show the errors in
         errors = [error for errors in form.errors.values() for error in errors]
         notice = {"text": " ".join(errors) or _("Placement is over: round 1 has been resolved."), "error": True}
     if request.htmx:
-        return render(request, "battles/_map.html", {**context, "place_notice": notice})
+        return render(request, "battles/_map.html", {**parts.base(viewer), "map": shown, "place_notice": notice})
     if notice:
         messages.error(request, notice["text"])
-    return render(request, "battles/room.html", context, status=400)
+    return _room(request, viewer, status=400, map={"map": shown})
 
 
 def _gm_action(request, pk: int, run) -> HttpResponse:
@@ -223,8 +197,41 @@ def _gm_action(request, pk: int, run) -> HttpResponse:
 @login_required
 @require_POST
 def resolve(request, pk: int):
-    return _gm_action(request, pk, lambda: services.resolve_round(
-        request.user, pk, expected_round=int(request.POST.get("round", 0))))
+    """The GM resolves the round.  With declarations missing, a page first names who is missing and the
+    default orders each will get; resolving from it (``confirm_missing``) gives them those."""
+    viewer = selectors.viewer(request.user, Action.BATTLE_MANAGE, pk)
+    try:
+        resolved = services.resolve_round(request.user, pk, expected_round=int(request.POST.get("round", 0)),
+                                          confirmed_missing=request.POST.get("confirm_missing") == "1")
+    except services.MissingDeclarations as exc:
+        return render(request, "battles/resolve_confirm.html", {
+            **parts.base(viewer), "missing": _default_orders(viewer, exc.participants)})
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    except ValueError:
+        messages.error(request, _("Reload the page and try again."))
+    else:
+        applied = resolved.output.get("defaults_applied") or []
+        if applied:
+            names = [getattr(viewer.participant(key), "name", key) for key in applied]
+            messages.info(request, _("Default orders were given to: %(names)s.") % {"names": ", ".join(names)})
+    return redirect("battles:room", pk)
+
+
+def _default_orders(viewer, participants: list) -> list[dict]:
+    """Who the round waits for, and the default orders each will get, as the GM reads them."""
+    adapter, names = viewer.adapter, selectors.seen_names(viewer)
+    out = []
+    for participant in participants:
+        labels = {option["path"]: adapter.option_label(option, names) for option in selectors.options_for(
+            viewer.battle, participant.key, participant.ref.get("kind", ""), participant.ref.get("id") or "")
+            .get("options", [])}
+        orders = [(labels.get(path) or adapter.option_label({"path": path}), adapter.value_label(value, names))
+                  for path, value in sorted(participant.default.items())]
+        played = viewer.participant(participant.key)
+        out.append({"key": participant.key, "name": participant.name, "orders": orders,
+                    "player": played.user.shown_name if played is not None and played.user else None})
+    return out
 
 
 @login_required
@@ -243,6 +250,8 @@ def pause(request, pk: int):
 @login_required
 @require_POST
 def end(request, pk: int):
+    """The GM ends the battle, naming a winner or not; or names the winner of a battle the rules ended
+    without one, where the ruleset lets the GM (JdRWiki S5.15.1)."""
     winner = request.POST.get("winner") or None
     viewer = selectors.viewer(request.user, Action.BATTLE_MANAGE, pk)
     if winner is not None and winner not in viewer.adapter.sides:

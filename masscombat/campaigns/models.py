@@ -7,8 +7,10 @@ can revoke it or replace it with a new one.
 """
 
 import secrets
+from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -31,6 +33,22 @@ def normalise_code(raw: str) -> str:
     return "".join(ch for ch in raw.upper() if ch.isalnum())
 
 
+DISCORD_HOSTS = ("discord.com", "discordapp.com")
+
+
+def discord_webhook(url: str) -> None:
+    """A Discord webhook: https on Discord's hosts (any URL with ``ANY_WEBHOOK_URL``, for local tests).
+
+    The server posts to this URL by itself: limiting it to Discord keeps a GM
+    from pointing it at addresses inside the server's network.
+    """
+    if settings.ANY_WEBHOOK_URL:
+        return
+    parts = urlsplit(url)
+    if parts.scheme != "https" or parts.hostname not in DISCORD_HOSTS or parts.port not in (None, 443):
+        raise ValidationError(_("Give a Discord webhook address: https://discord.com/api/webhooks/…"))
+
+
 class Campaign(models.Model):
     name = models.CharField(_("name"), max_length=100)
     ruleset = models.CharField(_("ruleset"), max_length=20, choices=Ruleset.choices)
@@ -38,6 +56,16 @@ class Campaign(models.Model):
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="campaigns", verbose_name=_("members")
     )
+    language = models.CharField(_("language"), max_length=10, choices=settings.LANGUAGES,
+                                default=settings.LANGUAGE_CODE,
+                                help_text=_("The language of the messages posted to Discord."))
+    discord_webhook = models.URLField(
+        _("Discord webhook"), max_length=300, blank=True, validators=[discord_webhook],
+        help_text=_("Each resolved round and each new battle is posted there (channel settings, Integrations)."),
+    )
+    # The last post that failed, shown to the GM on the campaign page; cleared by the next one that works.
+    discord_error = models.CharField(max_length=300, blank=True)
+    discord_error_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 

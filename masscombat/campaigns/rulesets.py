@@ -1,6 +1,6 @@
 """The five game systems a campaign can be played with.
 
-These are the slugs of the rules engines (``shared/rules/README.md``), kept
+These are the slugs of the rules engines (``docs/battle-contract.md``), kept
 here as choices so that a campaign can be created for a ruleset before its
 engine lands in ``rules/``.  Whether an engine is registered is asked of
 :mod:`rules.registry`, never assumed.

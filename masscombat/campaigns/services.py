@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from masscombat.accounts import guests
 from masscombat.campaigns import live, selectors
 from masscombat.campaigns.models import Campaign, Invitation, Membership
 from masscombat.core.permissions import Role
@@ -44,7 +45,9 @@ def update_campaign(campaign: Campaign, **fields) -> Campaign:
 
 def delete_campaign(campaign: Campaign) -> None:
     campaign_id = campaign.pk
+    members = list(campaign.memberships.values_list("user_id", flat=True))
     campaign.delete()
+    live.access_changed(campaign_id, members)  # first: its pages close rather than reload into a 404
     live.campaign_changed(campaign_id)
 
 
@@ -81,6 +84,25 @@ def join_campaign(user, code: str) -> tuple[Membership, bool]:
     return membership, created
 
 
+def join_as_guest(code: str, name: str) -> tuple[Membership, str]:
+    """A new guest seat in the campaign of this code: its membership, and the secret its browser keeps.
+
+    The name (already cleaned, never empty) gets a suffix when a member of the
+    campaign already shows it; the campaign row is locked meanwhile, so two
+    guests typing the same name at once still end up with two names.
+    """
+    invitation = selectors.open_invitation(code)
+    if invitation is None:
+        raise ValidationError({"code": _("This code matches no open invitation. Ask your game master for a new one.")})
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=invitation.campaign_id)
+        taken = {member.user.shown_name.casefold() for member in selectors.members_of(campaign)}
+        user, secret = guests.new_guest(guests.unique_name(name, taken))
+        membership = Membership.objects.create(campaign=campaign, user=user, role=Role.PLAYER)
+        live.campaign_changed(campaign.pk)
+    return membership, secret
+
+
 @transaction.atomic
 def set_role(campaign: Campaign, membership: Membership, role: Role) -> Membership:
     """Promote a player to co-GM, or step a GM back to player (never the last one)."""
@@ -90,6 +112,7 @@ def set_role(campaign: Campaign, membership: Membership, role: Role) -> Membersh
     locked.role = role
     locked.save(update_fields=["role"])
     live.campaign_changed(campaign.pk)
+    live.access_changed(campaign.pk, [locked.user_id])  # a GM no more hears the GM's events
     return locked
 
 
@@ -100,6 +123,7 @@ def remove_member(campaign: Campaign, membership: Membership) -> None:
     if locked.role == Role.GM:
         _keep_a_gm(campaign, leaving=locked)
     locked.delete()
+    live.access_changed(campaign.pk, [locked.user_id])  # first: their page closes rather than reloads
     live.campaign_changed(campaign.pk)
 
 

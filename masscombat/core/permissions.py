@@ -3,8 +3,10 @@
 A user's relation to a campaign is a :class:`Role` (game master, player, or
 outsider), and :data:`POLICY` says which roles may take each :class:`Action`.
 Views and API endpoints never test roles themselves: they call
-:func:`authorize`, which loads the campaign and the caller's role in one
-query and raises the right error.  An outsider is told the campaign does not
+:func:`masscombat.campaigns.access.authorize`, which loads the campaign and
+the caller's role in one query and raises the right error.  This module holds
+the policy alone and imports no model, so that every app, the campaigns' own
+models included, can depend on it.  An outsider is told the campaign does not
 exist (404), so campaign ids leak nothing; a member who lacks the right gets
 403.  Later apps (rosters, maps, battles) add their actions here.
 """
@@ -13,14 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
-from django.core.exceptions import PermissionDenied
-from django.db.models import OuterRef
-from django.http import Http404
-
-if TYPE_CHECKING:
-    from masscombat.campaigns.models import Campaign
+from django.db import models
 
 
 class Role(StrEnum):
@@ -82,7 +78,7 @@ def allows(role: Role, action: Action) -> bool:
 class Access:
     """A campaign as seen by one user: what templates and serializers ask."""
 
-    campaign: Campaign
+    campaign: models.Model  # a campaigns.Campaign, with the caller's role annotated
     role: Role
 
     def can(self, action: Action) -> bool:
@@ -91,26 +87,6 @@ class Access:
     @property
     def is_gm(self) -> bool:
         return self.role == Role.GM
-
-
-def authorize(user, action: Action, campaign_id: int) -> Access:
-    """Load a campaign for ``user`` to take ``action``, or raise 404 / 403.
-
-    One query: the campaign with the caller's role annotated.
-    """
-    # Imported here: the campaigns models import Role from this module.
-    from masscombat.campaigns.models import Campaign, Membership
-
-    if not user.is_authenticated:
-        raise Http404
-    role_query = Membership.objects.filter(campaign=OuterRef("pk"), user=user).values("role")[:1]
-    campaign = Campaign.objects.annotate(caller_role=role_query).filter(pk=campaign_id).first()
-    if campaign is None or campaign.caller_role is None:
-        raise Http404
-    access = Access(campaign, Role(campaign.caller_role))
-    if not access.can(action):
-        raise PermissionDenied
-    return access
 
 
 # Roster rules, past the role check: the GM sees and edits everything; a player

@@ -13,6 +13,12 @@ otherwise.  They slow down the guessing of passwords and join codes, and the
 creation of accounts in bulk; the rates come from
 ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` so the web forms and the API
 answer to the same numbers (``signup`` is counted by the web form only).
+Every place that checks a password (the API token, the web and admin log-in
+forms) asks :func:`credentials_refused`: one counter per user name and one per
+address, whichever door the guesses come through.  A form refused for the rate
+marks its request (:func:`refuse_for_rate`) and
+:class:`RateLimitAnswerMiddleware` turns the page into a 429 with
+``Retry-After``, the form and its message still on it.
 """
 
 from __future__ import annotations
@@ -37,6 +43,9 @@ POLICY = {
     "base-uri": "'none'",
     "form-action": "'self'",
     "frame-ancestors": "'none'",
+    # The service worker (/sw.js) and the web app manifest (masscombat.core.pwa), both from this site.
+    "worker-src": "'self'",
+    "manifest-src": "'self'",
 }
 # Swagger UI and Redoc (vendored by drf-spectacular's sidecar) need inline code and workers.
 DOCS_POLICY = {
@@ -72,11 +81,19 @@ class ContentSecurityPolicyMiddleware:
 
 
 def client_ip(request) -> str:
-    """The caller's address; behind a TLS proxy, the one the proxy saw first."""
-    if settings.SECURE_PROXY_SSL_HEADER:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        if forwarded:
-            return forwarded.split(",")[0].strip()
+    """The caller's address, as the trusted proxies in front of us saw it.
+
+    Each proxy appends the address it received the request from to
+    ``X-Forwarded-For``; whatever the client wrote itself is on the left of
+    those.  So the client is ``TRUSTED_PROXY_COUNT`` entries from the right
+    (Django REST framework's ``NUM_PROXIES`` reads it the same way), never the
+    leftmost entry, which the client chooses.
+    """
+    proxies = settings.TRUSTED_PROXY_COUNT
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if proxies > 0 and forwarded:
+        hops = [hop.strip() for hop in forwarded.split(",")]
+        return hops[-min(proxies, len(hops))]
     return request.META.get("REMOTE_ADDR", "")
 
 
@@ -114,3 +131,39 @@ def over_limit(scope: str, *idents: str) -> bool:
             return False
         exceeded = exceeded or count > num
     return exceeded
+
+
+def credentials_refused(request, username: str) -> bool:
+    """Count one password check for ``username`` from this caller; True once past the ``login`` rate.
+
+    Counted per address and per user name, so that neither one address trying
+    many accounts nor many addresses trying one account get far.
+    """
+    return over_limit("login", f"ip:{client_ip(request)}", f"user:{str(username or '').lower()}")
+
+
+def refuse_for_rate(request, scope: str) -> None:
+    """Mark a page refused for ``scope``'s rate: :class:`RateLimitAnswerMiddleware` answers it 429.
+
+    Set on Django's request even when given REST framework's, which reads through to it.
+    """
+    getattr(request, "_request", request).refused_for_rate = scope
+
+
+class RateLimitAnswerMiddleware:
+    """Gives a page refused for a rate limit (see :func:`refuse_for_rate`) its 429 and ``Retry-After``.
+
+    Django's log-in views (the site's and the admin's) render their form's
+    errors with 200; the form knows it refused for the rate, the view does not.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        scope = getattr(request, "refused_for_rate", None)
+        if scope and response.status_code == 200:
+            response.status_code = 429
+            response["Retry-After"] = str(retry_after(scope))
+        return response

@@ -27,6 +27,9 @@
   var placePiece = null;    // the piece to place, once tapped
   var savedView = null;     // the map's zoom, kept across a swap
   var pending = null;       // a piece tapped whose pickers are in a GM's fold being loaded
+  var TAP = 44;             // px: the smallest cell a thumb picks reliably
+  var zoomedOn = null;      // the piece the map zoomed to (touch screens and narrow windows)
+  var viewBefore = null;    // the view before that zoom, shown again once a move is chosen
 
   function quote(value) { return window.CSS && CSS.escape ? CSS.escape(value) : String(value).replace(/["\\]/g, "\\$&"); }
   function declareBox() { return document.getElementById("battle-declare"); }
@@ -115,7 +118,62 @@
     var chosen = select.options[select.selectedIndex];
     var cells = chosen ? cellsOf(chosen) : [];
     if (cells.length) drawPath(svg, cells, select.getAttribute("data-map-pick") === "path" ? piece : null);
+    zoomTo(svg, piece, highlights);
     status();
+  }
+
+  // -- zoom to the piece being moved (phones) ------------------------------------------------
+
+  function smallScreen() {
+    return window.matchMedia && window.matchMedia("(pointer: coarse), (max-width: 47.99rem)").matches;
+  }
+
+  // A piece just chosen on a phone: the map's frame turns square (more rows in sight: .focus) and the
+  // map zooms so that a cell is at least TAP pixels, centred on the piece and where it may end (on the
+  // piece alone when that is too big; a finger pans to the rest), kept within the map's edges.
+  function zoomTo(svg, piece, highlights) {
+    var viewport = svg.closest("[data-map-view]");
+    var id = piece && piece.getAttribute("data-piece");
+    if (!viewport || !window.MapView || !id || id === zoomedOn || !smallScreen()) return;
+    var cell = svg.querySelector(".terrain [data-c]");
+    var perPixel = window.MapView.unitsPerPixel(viewport);
+    if (!cell || !perPixel) return;
+    var size = cell.getBBox();
+    var wanted = Math.min(size.width, size.height) / TAP;  // units per pixel once zoomed
+    zoomedOn = id;
+    if (wanted >= perPixel) return;  // cells are already big enough
+    if (viewBefore === null) viewBefore = window.MapView.view(viewport);
+    viewport.classList.add("focus");
+    var box = piece.getBBox();
+    var area = [box.x, box.y, box.x + box.width, box.y + box.height];
+    var around = area.slice();
+    list(highlights ? highlights.querySelectorAll(".pick-dest") : []).forEach(function (dest) {
+      var b = dest.getBBox();
+      around = [Math.min(around[0], b.x), Math.min(around[1], b.y),
+                Math.max(around[2], b.x + b.width), Math.max(around[3], b.y + b.height)];
+    });
+    var rect = svg.getBoundingClientRect();
+    var whole = svg.getAttribute("data-full").split(/[ ,]+/).map(Number);
+    var aspect = whole[3] / whole[2];
+    var seenW = rect.width * wanted, seenH = rect.height * wanted;  // what the frame shows once zoomed
+    var fits = around[2] - around[0] <= seenW && around[3] - around[1] <= seenH;
+    var centre = fits ? around : area;
+    var cx = (centre[0] + centre[2]) / 2, cy = (centre[1] + centre[3]) / 2;
+    if (seenW <= whole[2]) cx = Math.min(Math.max(cx, whole[0] + seenW / 2), whole[0] + whole[2] - seenW / 2);
+    if (seenH <= whole[3]) cy = Math.min(Math.max(cy, whole[1] + seenH / 2), whole[1] + whole[3] - seenH / 2);
+    // The view box keeps the map's proportions; the frame shows it centred ("meet"), the rest around it.
+    var width = wanted / Math.max(1 / rect.width, aspect / rect.height);
+    window.MapView.show(viewport, [cx - width / 2, cy - width * aspect / 2, width, width * aspect]);
+  }
+
+  // A move chosen, or the choice cleared: the map as it was before zooming to the piece.
+  function zoomBack() {
+    var box = mapBox();
+    var viewport = box && box.querySelector("[data-map-view]");
+    zoomedOn = null;
+    if (viewport) viewport.classList.remove("focus");
+    if (viewport && window.MapView && viewBefore) window.MapView.show(viewport, viewBefore);
+    viewBefore = null;
   }
 
   // -- the status line under the map ----------------------------------------------------
@@ -209,7 +267,7 @@
       var cells = cellsOf(option);
       if (cells.length && cells[cells.length - 1] === cell && (!best || cells.length < cellsOf(best).length)) best = option;
     });
-    if (!best) { active = null; draw(); return; }
+    if (!best) { active = null; zoomBack(); draw(); return; }
     select.value = best.value;
     select.dispatchEvent(new Event("change", { bubbles: true }));  // activates it again, and draws
   }
@@ -238,7 +296,7 @@
   document.addEventListener("map:select-piece", function (e) { onPiece(e.detail.id); });
   document.addEventListener("map:select-cell", function (e) { onCell(e.detail.cell); });
   document.addEventListener("change", function (e) {
-    if (e.target.matches && e.target.matches("select[data-map-pick]")) activate(e.target);
+    if (e.target.matches && e.target.matches("select[data-map-pick]")) { activate(e.target); zoomBack(); }
   });
   document.addEventListener("focusin", function (e) {
     if (e.target.matches && e.target.matches("select[data-map-pick]") && !placing) activate(e.target);
@@ -249,6 +307,7 @@
       placing = !placing;
       placePiece = null;
       active = null;
+      zoomBack();
       showPlacing();
       draw();
     } else if (e.target.closest && e.target.closest("[data-map-pick-goto]")) {
@@ -267,6 +326,7 @@
     if (target === mapBox()) {
       var viewport = target.querySelector("[data-map-view]");
       if (viewport && window.MapView) {
+        if (zoomedOn) viewport.classList.add("focus");  // still picking a move for that piece
         viewport._view = savedView;
         window.MapView.attach(viewport);
       }

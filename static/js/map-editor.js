@@ -93,10 +93,11 @@
     for (var id in squares) {
       if (squares[id].at.join(",") === key) { delete squares[id]; return; }
     }
+    // A hidden id: the map and the battle call an objective "Objective 1" by its rank, never by this id.
     var n = 1;
-    while (squares["objective" + n]) n++;
+    while (squares["o" + n]) n++;
     var num = function (name) { return parseInt(form.querySelector('[name="' + name + '"]').value, 10); };
-    squares["objective" + n] = { at: key.split(",").map(Number), hp_max: num("obj-hp"), vp: num("obj-vp"), ac: num("obj-ac") };
+    squares["o" + n] = { at: key.split(",").map(Number), hp_max: num("obj-hp_max"), vp: num("obj-vp"), ac: num("obj-ac") };
   }
 
   /* ---- zones ---- */
@@ -108,7 +109,7 @@
     panel.hidden = !id;
     if (!id) return;
     var zone = zones()[id];
-    panel.querySelector("[data-zone-id]").textContent = id;
+    panel.querySelector("[data-zone-title]").textContent = zone.name || text.zone;
     panel.querySelector('[name="zone-name"]').value = zone.name || "";
     panel.querySelectorAll("[data-level]").forEach(function (input) {
       input.value = (zone.terrain || {})[input.dataset.level] || 0;
@@ -129,6 +130,14 @@
     while (zones()["z" + n]) n++;
     return "z" + n;
   }
+  function newZoneName() {
+    // "Zone 3" in the GM's language: the smallest number no zone is named with yet.
+    var taken = {};
+    Object.keys(zones()).forEach(function (id) { taken[(zones()[id].name || "").toLowerCase()] = true; });
+    var n = 1;
+    while (taken[text.zoneName.replace("%(n)s", n).toLowerCase()]) n++;
+    return text.zoneName.replace("%(n)s", n);
+  }
   function link(a, b) {
     var za = zones()[a], zb = zones()[b];
     za.neighbors = za.neighbors || []; zb.neighbors = zb.neighbors || [];
@@ -147,7 +156,7 @@
     if (t === "add" && slot) {
       remember();
       var id = newZoneId();
-      zones()[id] = { name: "", neighbors: [], terrain: {}, at: slot };
+      zones()[id] = { name: newZoneName(), neighbors: [], terrain: {}, at: slot };
       changed();
       showZone(id);
     } else if (t === "link" && !slot) {
@@ -178,8 +187,8 @@
     var keys = Object.keys(fields || {});
     keys.forEach(function (path) {
       var li = document.createElement("li");
-      // A cell's message names its square; other paths (a zone, the size) are shown with the message.
-      li.textContent = (path && !/^(cells|hexes)\[/.test(path) ? path + " — " : "") + fields[path];
+      li.textContent = fields[path];  // the server names the place (a square, a zone, a field): never a path
+
       errorList.appendChild(li);
     });
     errorList.hidden = keys.length === 0;
@@ -243,6 +252,7 @@
     viewport.dataset.mode = paints ? "paint" : "view";
     var objective = form.querySelector(".editor-objective");
     if (objective) objective.hidden = t !== "objective";
+    form.querySelectorAll("[data-tool-help]").forEach(function (p) { p.hidden = p.dataset.toolHelp !== t; });
     linkFrom = null; moving = null;
     markSelected();
   }
@@ -265,7 +275,10 @@
     panel.addEventListener("input", function (e) {
       if (!selectedZone) return;
       var zone = zones()[selectedZone];
-      if (e.target.name === "zone-name") zone.name = e.target.value;
+      if (e.target.name === "zone-name") {
+        zone.name = e.target.value;
+        panel.querySelector("[data-zone-title]").textContent = zone.name || text.zone;
+      }
       if (e.target.dataset.level) {
         zone.terrain = zone.terrain || {};
         zone.terrain[e.target.dataset.level] = parseInt(e.target.value, 10) || 0;

@@ -1,7 +1,9 @@
 /* Battle maps: zoom and pan by touch and mouse, taps turned into events.
  *
  * Every [data-map-view] element holding an <svg class="battle-map"> gets:
- *  - wheel and pinch zoom, drag to pan (one finger, or the mouse), +/−/⤢ buttons;
+ *  - wheel and pinch zoom, drag to pan (one finger, or the mouse), +/−/⤢ buttons (in a bar
+ *    above the map, so they never hide part of it);
+ *  - the columns' and rows' names kept on the edges in sight as it zooms;
  *  - a tap on a piece ([data-piece]) dispatches "map:select-piece" {id},
  *    a tap on a cell ([data-c]) dispatches "map:select-cell" {cell, kind};
  *  - in paint mode (data-mode="paint" on the viewport) a one-finger drag paints
@@ -37,6 +39,23 @@
     svg.setAttribute("viewBox", v.join(" "));
     svg.removeAttribute("width");
     svg.removeAttribute("height");
+    placeCoordinates(svg, v);
+  }
+
+  // The columns' and rows' names (g.coords, drawn by masscombat/maps/render.py) stay on the top and
+  // left edges of what is in sight, at the same size on screen whatever the zoom.
+  function placeCoordinates(svg, v) {
+    var coords = svg.querySelector("g.coords");
+    var r = svg.getBoundingClientRect();
+    if (!coords || !r.width) return;
+    var scale = Math.max(v[2] / r.width, v[3] / r.height);  // map units per screen pixel
+    var offX = (r.width * scale - v[2]) / 2, offY = (r.height * scale - v[3]) / 2;
+    var full = fullBox(svg);
+    coords.style.fontSize = (10 * scale) + "px";
+    coords.querySelector(".coords-cols").setAttribute("transform",
+      "translate(0 " + (Math.max(v[1] - offY, full[1]) + 2 * scale) + ")");
+    coords.querySelector(".coords-rows").setAttribute("transform",
+      "translate(" + (Math.max(v[0] - offX, full[0]) + 2 * scale) + " 0)");
   }
 
   function toMap(svg, clientX, clientY) {
@@ -176,7 +195,7 @@
       }
     });
 
-    var buttons = viewport.parentElement.querySelectorAll("[data-map-zoom]");
+    var buttons = (viewport.closest(".map-figure") || viewport.parentElement).querySelectorAll("[data-map-zoom]");
     buttons.forEach(function (b) {
       b.addEventListener("click", function () {
         var what = b.getAttribute("data-map-zoom");
@@ -201,6 +220,21 @@
       apply(viewport);
     },
     reset: function (viewport) { viewport._view = null; apply(viewport); },
+    /* The part of the map in sight, [x, y, width, height] in the SVG's units. */
+    view: function (viewport) {
+      var svg = svgOf(viewport);
+      return svg ? (viewport._view || fullBox(svg)).slice() : null;
+    },
+    /* Show this part (kept within the usual bounds); null shows the whole map. */
+    show: function (viewport, box) { viewport._view = box ? box.slice() : null; apply(viewport); },
+    /* Map units per screen pixel in the current view. */
+    unitsPerPixel: function (viewport) {
+      var svg = svgOf(viewport);
+      var r = svg && svg.getBoundingClientRect();
+      if (!r || !r.width) return 0;
+      var v = viewport._view || fullBox(svg);
+      return Math.max(v[2] / r.width, v[3] / r.height);
+    },
   };
   document.addEventListener("DOMContentLoaded", function () { attachAll(document); });
   document.addEventListener("htmx:afterSwap", function (e) {
@@ -209,6 +243,10 @@
       var vp = e.target.closest("[data-map-view]");
       if (vp) window.MapView.refresh(vp);
     }
+  });
+  // A turned phone or a resized window changes the screen size of a map unit: the edges' names follow.
+  window.addEventListener("resize", function () {
+    document.querySelectorAll("[data-map-view]").forEach(function (viewport) { if (viewport._mapView) apply(viewport); });
   });
   if (document.readyState !== "loading") attachAll(document);
 })();

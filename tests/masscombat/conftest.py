@@ -149,14 +149,17 @@ def client_for():
 
 
 @pytest.fixture
-def daphne_server(tmp_path):
-    """Start the real ASGI server on a free port with its own SQLite file; returns its base URL.
+def asgi_server(tmp_path):
+    """Start the real ASGI server as ``bin/run`` does (``masscombat.server``) on a free port with its own
+    SQLite file; returns its base URL.
 
-    ``daphne_server(demo=True, DEBUG="0", ...)``: the keywords are environment
+    ``asgi_server(demo=True, DEBUG="0", ...)``: the keywords are environment
     variables (``DATABASE_URL`` and ``REDIS_URL`` too: none by default);
     ``demo`` loads the demo data first.  Collects static files when
     ``DEBUG=0`` (production serves only collected, hashed files).
     """
+    from masscombat.server import DEFAULT, command
+
     started = []
 
     def start(demo: bool = False, **env) -> str:
@@ -174,12 +177,10 @@ def daphne_server(tmp_path):
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
             port = sock.getsockname()[1]
-        log = open(tmp_path / "daphne.log", "wb")
-        process = subprocess.Popen(
-            [str(Path(sys.executable).with_name("daphne")), "-b", "127.0.0.1", "-p", str(port),
-             "masscombat.asgi:application"],
-            cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT,
-        )
+        log_path = tmp_path / f"server-{port}.log"
+        log = open(log_path, "wb")
+        process = subprocess.Popen(command(DEFAULT, "127.0.0.1", port), cwd=ROOT, env=environment, stdout=log,
+                                   stderr=subprocess.STDOUT)
         started.append((process, log))
         base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 60
@@ -189,19 +190,25 @@ def daphne_server(tmp_path):
                 return base
             except OSError:
                 if process.poll() is not None:
-                    pytest.fail(f"daphne exited: {(tmp_path / 'daphne.log').read_text()}")
+                    pytest.fail(f"{DEFAULT} exited: {log_path.read_text()}")
                 time.sleep(0.3)
-        pytest.fail("daphne did not answer within 60 s")
+        pytest.fail(f"{DEFAULT} did not answer within 60 s")
 
     yield start
     for process, log in started:
         process.terminate()
         try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:  # open websockets can hold a graceful stop
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:  # a graceful stop waits for requests still running
             process.kill()
             process.wait(timeout=10)
         log.close()
+
+
+@pytest.fixture
+def daphne_server(asgi_server):
+    """The old name of :func:`asgi_server`, kept for the tests that still ask for it (the server is uvicorn now)."""
+    return asgi_server
 
 
 @pytest.fixture(scope="session")

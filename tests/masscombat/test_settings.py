@@ -29,11 +29,14 @@ print(json.dumps({
     "allowed_hosts": settings.ALLOWED_HOSTS, "csrf": settings.CSRF_TRUSTED_ORIGINS,
     "mail": settings.EMAIL_BACKEND, "ssl_redirect": settings.SECURE_SSL_REDIRECT,
     "static": settings.STORAGES["staticfiles"]["BACKEND"],
+    "proxies": settings.TRUSTED_PROXY_COUNT, "num_proxies": settings.REST_FRAMEWORK["NUM_PROXIES"],
+    "max_body": settings.MAX_REQUEST_BYTES, "form_body": settings.DATA_UPLOAD_MAX_MEMORY_SIZE,
 }))
 """
 VARIABLES = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS",
              "EMAIL_BACKEND", "SECURE_SSL_REDIRECT", "SECURE_COOKIES", "SECURE_HSTS_SECONDS",
-             "DJANGO_ALLOW_ASYNC_UNSAFE", "TEST_DATABASE_NAME")
+             "DJANGO_ALLOW_ASYNC_UNSAFE", "TEST_DATABASE_NAME", "BEHIND_TLS_PROXY", "TRUSTED_PROXY_COUNT",
+             "MAX_REQUEST_BYTES", "PUBLIC_URL")
 
 
 def run(code, **env):
@@ -80,11 +83,28 @@ def test_production_is_strict():
 
 
 @pytest.mark.parametrize(
+    ("env", "proxies"),
+    [({}, 0), ({"BEHIND_TLS_PROXY": "1"}, 1), ({"BEHIND_TLS_PROXY": "1", "TRUSTED_PROXY_COUNT": "2"}, 2),
+     ({"TRUSTED_PROXY_COUNT": "1"}, 1)],
+)
+def test_trusted_proxies_follow_the_tls_proxy_switch(env, proxies):
+    found = load(**env)
+    assert found["proxies"] == found["num_proxies"] == proxies
+
+
+def test_one_request_size_limit_for_the_app_and_django():
+    assert load()["max_body"] == load()["form_body"] == 1024 * 1024
+    found = load(MAX_REQUEST_BYTES="5000000")
+    assert found["max_body"] == found["form_body"] == 5_000_000
+
+
+@pytest.mark.parametrize(
     ("env", "message"),
     [
         ({"DEBUG": "0"}, "SECRET_KEY must be set"),
         ({"DEBUG": "maybe"}, "DEBUG must be"),
         ({"SECURE_HSTS_SECONDS": "a year"}, "SECURE_HSTS_SECONDS must be an integer"),
+        ({"TRUSTED_PROXY_COUNT": "-1"}, "TRUSTED_PROXY_COUNT must be 0 or more"),
     ],
 )
 def test_bad_configuration_is_refused_with_a_reason(env, message):

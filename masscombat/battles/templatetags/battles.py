@@ -2,7 +2,7 @@
 
 from django import template
 
-from masscombat.battles import adapters, forms, selectors
+from masscombat.battles import adapters, forms, pages, selectors
 
 register = template.Library()
 
@@ -19,22 +19,48 @@ def battles_section(access):
     }
 
 
-@register.simple_tag
-def side_name(battle, side):
-    return adapters.get(battle.ruleset).side_label(side, battle.state)
+@register.simple_tag(takes_context=True)
+def side_name(context, battle, side):
+    """A side by the engine's name for the page's reader (``viewer`` in the context), else "Side A"."""
+    viewer = context.get("viewer")
+    if not side:  # a field the engine left empty for this reader (the initiative of a hidden test)
+        return ""
+    if viewer is not None:
+        return pages.side_name(viewer, side)
+    return adapters.get(battle.ruleset).side_label(side)
 
 
 @register.simple_tag
 def participant_name(viewer, kind, ref):
+    """A hero or other participant by the engine's name for this viewer, else the name it was given."""
+    name = selectors.seen_names(viewer).get(ref)
+    if name:
+        return name
     found = viewer.participant(f"{kind}:{ref}")
     return found.name if found else ref
 
 
-@register.simple_tag
-def value_label(battle, value, state=None):
-    """An engine value (status, engagement...) in the reader's language; ``state`` is the one the reader
-    may see (``pages.label_state``), from which a ruleset names units and characters instead of ids."""
-    return adapters.get(battle.ruleset).value_label(value, state)
+@register.simple_tag(takes_context=True)
+def name_of(context, ident):
+    """An engine id by its name for the page's reader (the engine's ``names`` for them), else the id."""
+    viewer = context.get("viewer")
+    return selectors.seen_names(viewer).get(ident, ident) if viewer is not None else ident
+
+
+@register.simple_tag(takes_context=True)
+def reader_names(context):
+    """The engine's ``names`` for the page's reader: what a state panel may name (and list) at all."""
+    viewer = context.get("viewer")
+    return selectors.seen_names(viewer) if viewer is not None else {}
+
+
+@register.simple_tag(takes_context=True)
+def value_label(context, battle, value, names=None):
+    """An engine value (status, engagement, id...) in the reader's language; ids are named from ``names``
+    (a round report's), else from the engine's ``names`` for the page's reader."""
+    if names is None and context.get("viewer") is not None:
+        names = selectors.seen_names(context["viewer"])
+    return adapters.get(battle.ruleset).value_label(value, names)
 
 
 @register.simple_tag
@@ -47,16 +73,6 @@ def ruleset_template(battle, part):
 def get_item(mapping, key):
     """``mapping[key]`` in a template (engine states are keyed by id)."""
     return mapping.get(key, {}) if isinstance(mapping, dict) else {}
-
-
-@register.simple_tag
-def event_line(battle, event, state=None):
-    """An engine event in a line: its type in the reader's language, then its simple fields (ids named
-    from ``state``, the one the reader may see, so a hidden enemy keeps its id)."""
-    adapter = adapters.get(battle.ruleset)
-    details = [f"{key} {adapter.value_label(value, state)}" for key, value in event.items()
-               if key not in ("type", "visible_to", "seq") and isinstance(value, (str, int, float)) and not isinstance(value, bool)]
-    return " · ".join([adapter.value_label(event.get("type", "")), *details])
 
 
 @register.filter

@@ -87,9 +87,10 @@ def test_password_reset_mail_in_french(client, player, mailoutbox):
 
 def test_profile_update(client_for, player):
     client = client_for(player)
-    client.post("/accounts/profile/", {"display_name": "Peregrin", "email": "p@example.org"})
+    client.post("/accounts/profile/", {"display_name": "Peregrin", "email": "p@example.org",
+                                       "current_password": "correct horse battery"})
     player.refresh_from_db()
-    assert player.display_name == "Peregrin"
+    assert (player.display_name, player.email) == ("Peregrin", "p@example.org")
     response = client.post("/accounts/profile/", {"display_name": "", "email": "bad"})
     assert "email" in response.context["form"].errors
 

@@ -135,6 +135,16 @@ def leave_the_room(*pages) -> None:
     time.sleep(2)
 
 
+def resolve(gm, number: int) -> None:
+    """The GM resolves round ``number``; with declarations missing, the room first names them and their
+    default orders, and the GM confirms."""
+    with gm.expect_navigation():
+        gm.get_by_role("button", name=f"Resolve round {number}").click()
+    confirm = gm.get_by_role("button", name="Resolve with these default orders")
+    if confirm.count():
+        confirm.click()
+
+
 def resolve_while_offline(gm, aline, bastien, number: int) -> None:
     """The GM resolves round ``number`` while Aline's phone is offline; back online, her page shows the
     next round and the report without a reload (the demo cast of :func:`gm_and_players`)."""
@@ -142,7 +152,7 @@ def resolve_while_offline(gm, aline, bastien, number: int) -> None:
 
     aline.context.set_offline(True)
     expect(aline.locator("#live-status.online")).to_have_count(0)
-    gm.get_by_role("button", name=f"Resolve round {number}").click()
+    resolve(gm, number)
     expect(gm.locator(".round-head h2")).to_have_text(f"Round {number + 1}")
     expect(bastien.locator("#battle-reports .report").first).to_contain_text(f"Round {number}")
     expect(aline.locator(".round-head h2")).to_have_text(f"Tour {number}")  # still the page she had

@@ -61,8 +61,10 @@ def test_a_whole_battle_with_a_gm_and_two_phones(browser, daphne_server, screens
     gm_form.locator("label.choice", has_text="Charge").first.click()
     gm_form.get_by_role("button", name="Declare").click()
     expect(gm.locator('.slot.done[data-key="side:a"]')).to_be_visible(timeout=10_000)
-    gm.get_by_role("button", name="Resolve round 2").click()  # refused: Lucie's engagement is missing
-    expect(gm.locator(".message.error")).to_contain_text("engagement")
+    gm.get_by_role("button", name="Resolve round 2").click()  # Lucie's engagement is missing: the GM is asked first
+    expect(gm.locator(".missing-declarations")).to_contain_text("Lucie")
+    gm.get_by_role("link", name="Wait for the declarations").click()
+    expect(gm.locator("#live-status.online")).to_be_visible()
     gm.locator("details.gm-declare > summary", has_text="Lucie").click()
     gm_hero = gm.locator('form[data-participant^="hero:"]').first
     gm_hero.locator("label.choice", has_text="Support").click()
@@ -78,6 +80,7 @@ def test_a_whole_battle_with_a_gm_and_two_phones(browser, daphne_server, screens
 
     # The GM undoes round 2, resolves it again (same dice), then ends the battle and confirms the aftermath.
     gm.get_by_role("button", name="Undo round 2").click()
+    gm.locator("dialog.confirm-dialog[open] [data-confirm-ok]").click()  # static/js/confirm.js asks first
     expect(gm.locator(".round-head h2")).to_have_text("Round 2")
     expect(aline.locator(".round-head h2")).to_have_text("Tour 2", timeout=10_000)
     gm.get_by_role("button", name="Resolve round 2").click()

@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.masscombat.battles.conftest import gm_and_players, leave_the_room, no_sideways_scroll
+from tests.masscombat.battles.conftest import gm_and_players, leave_the_room, no_sideways_scroll, resolve
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=15_000)
@@ -68,7 +68,7 @@ def test_a_dnd5e_battle_played_on_the_map(browser, daphne_server, screenshot):
     screenshot(bastien, "battle-dnd5e-en-tablet-1-declared")
     expect(gm.locator(f'.slot.done[data-key="unit:{ARCHERS}"]')).to_be_visible()
     screenshot(gm, "battle-dnd5e-en-desktop-2-declared")
-    gm.get_by_role("button", name="Resolve round 1").click()
+    resolve(gm, 1)  # the orc war chief stays silent: his default orders
     expect(gm.locator(".round-head h2")).to_have_text("Round 2")
     expect(bastien.locator("#battle-reports .report").first).to_contain_text("Archers hobgobelins 1 attacks")
     expect(aline.locator("#battle-reports .report").first).to_contain_text("Chef de guerre orque se déplace de")
@@ -83,7 +83,7 @@ def test_a_dnd5e_battle_played_on_the_map(browser, daphne_server, screenshot):
     archers.locator("label.choice", has_text="longbow → Chef de guerre orque").click()
     archers.get_by_role("button", name="Declare").click()
     expect(bastien.locator(f'form[data-participant="unit:{ARCHERS}"].declared')).to_be_visible()
-    gm.get_by_role("button", name="Resolve round 2").click()
+    resolve(gm, 2)
     expect(gm.locator(".round-head h2")).to_have_text("Round 3")
     screenshot(aline, "battle-dnd5e-fr-phone-4-offline")
     aline.context.set_offline(False)
@@ -99,7 +99,7 @@ def test_a_dnd5e_battle_played_on_the_map(browser, daphne_server, screenshot):
     expect(gm.locator(".aftermath")).to_be_visible()
     screenshot(gm, "battle-dnd5e-en-desktop-4-aftermath")
     gm.get_by_role("button", name="Confirm and write to the rosters").click()
-    expect(aline.locator(".aftermath")).to_contain_text("Le bilan est reporté")
+    expect(aline.locator(".aftermath")).to_contain_text("Le bilan est reporté", timeout=15_000)  # after a live event
     screenshot(aline, "battle-dnd5e-fr-phone-6-closed")
     screenshot(gm, "battle-dnd5e-en-desktop-5-closed")
     leave_the_room(gm, aline, bastien)

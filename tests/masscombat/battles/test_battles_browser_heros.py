@@ -117,7 +117,7 @@ def test_a_heros_battle_on_the_hex_map(browser, daphne_server, screenshot):
     expect(gm.locator(".aftermath")).to_contain_text("Ost de Valombre")
     screenshot(gm, "battle-heros-en-desktop-5-aftermath")
     gm.get_by_role("button", name="Confirm and write to the rosters").click()
-    expect(aline.locator(".aftermath")).to_contain_text("Le bilan est reporté")
+    expect(aline.locator(".aftermath")).to_contain_text("Le bilan est reporté", timeout=15_000)  # after a live event
     no_sideways_scroll(aline, every_element=True)
     screenshot(aline, "battle-heros-fr-phone-5-closed")
     in_view(aline.locator(".aftermath"), "battle-heros-fr-phone-5b-aftermath")

@@ -117,11 +117,11 @@ def test_the_gm_offers_an_opportunity_and_the_phone_accepts_it(browser, daphne_s
     gm.get_by_role("button", name="Resolve round 2").click()
     expect(gm.locator(".round-head h2")).to_have_text("Round 3")
     expect(gm.locator("#battle-reports .report").first).to_contain_text(
-        "Heroic opportunity started — Lucie · Push them back!")
+        "Lucie seizes the opportunity: Push them back!")
     screenshot(gm, "sea-opportunity-en-desktop-2-report")
     report = aline.locator("#battle-reports .report").first
     expect(report).to_contain_text("Tour 2", timeout=10_000)
-    expect(report).to_contain_text("Opportunité héroïque lancée — Lucie · Repoussez-les !")
+    expect(report).to_contain_text("Lucie saisit l’opportunité : Repoussez-les !")
     screenshot(aline, "sea-opportunity-fr-phone-4-report")
     shot_of(report, "sea-opportunity-fr-phone-4b-report")
     no_sideways_scroll(aline)

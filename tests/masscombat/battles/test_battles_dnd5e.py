@@ -17,7 +17,8 @@ from django.db import connection
 from django.urls import reverse
 from django.utils import translation
 
-from masscombat.battles import adapters, demo_dnd5e, live, selectors, services
+from masscombat.battles import adapters, live, pages, selectors, services
+from masscombat.games.dnd5e import demo as demo_dnd5e
 from masscombat.battles.models import Battle, BattleEvent
 from masscombat.campaigns import services as campaign_services
 from masscombat.core.permissions import Role
@@ -235,36 +236,6 @@ def test_a_broken_units_orders_are_the_gms(dnd_battle, client_for, gm, other_pla
     assert not dnd_battle.declarations.exists()
 
 
-def test_merged_declarations_follow_the_spec_structure():
-    class Row:
-        def __init__(self, data):
-            self.data = data
-
-    merged = adapters.get("dnd5e").merge_declarations([
-        Row({"units.u.action": "attack", "units.u.stands[1].stand": "s2", "units.u.stands[1].move": [[1, 1]],
-             "units.u.stands[0].stand": "s1",
-             "units.u.stands[0].attacks": [{"attack": "axe", "target": "t", "distance": 1,
-                                             "reach_bonus_possible": False}]}),
-        Row({"casualty_shifts": [{"if_eliminated": "s1", "shift": "s2"}], "gm.award_vp": ["B"]}),
-        # fields the chosen action does not use (a form shows them all, defaults ticked) are left out
-        Row({"units.v.action": "dash", "units.v.configuration": "march", "units.v.stands[0].stand": "s3",
-             "units.v.stands[0].action": "none", "units.v.stands[0].attacks": []}),
-        Row({"units.w.action": "cast_spell", "units.w.stands[0].stand": "s4", "units.w.stands[0].action": "attack",
-             "units.w.stands[0].attacks": [{"attack": "axe", "target": "t"}]}),
-        Row({"solos.h.action": "none", "solos.h.attacks": [{"attack": "axe", "target": "t"}], "solos.h.move": [[2, 2]]}),
-    ])
-    assert merged == {
-        "units": {"u": {"action": "attack", "stands": [{"stand": "s1", "attacks": [{"attack": "axe", "target": "t"}]},
-                                                       {"stand": "s2", "move": [[1, 1]]}]},
-                  "v": {"action": "dash", "stands": [{"stand": "s3"}]},
-                  "w": {"action": "cast_spell", "stands": [{"stand": "s4", "action": "attack",
-                                                            "attacks": [{"attack": "axe", "target": "t"}]}]}},
-        "solos": {"h": {"action": "none", "move": [[2, 2]]}},
-        "casualty_shifts": [{"if_eliminated": "s1", "shift": "s2"}],
-        "gm": {"award_vp": [{"side": "B", "vp": 1, "reason": "GM"}]},
-    }
-
-
 def test_labels_name_actions_and_targets_in_both_languages(dnd_battle):
     from django.utils import translation
 
@@ -288,10 +259,32 @@ def test_every_option_and_value_of_units_and_solos_has_a_label(dnd_battle):
     adapter = adapters.get("dnd5e")
     for participant in dnd_battle.participants.exclude(kind="side"):
         for path, option in _options(dnd_battle, participant.key).items():
-            assert path.rsplit(".", 1)[-1] in adapter.option_labels, path
+            key = "solo_fallbacks" if path.startswith("solo_fallbacks.") else path.rsplit(".", 1)[-1]
+            assert key in adapter.option_labels, path
             for value in option.get("allowed") or []:
                 if isinstance(value, str) and not value.startswith(("A-", "B-")):
                     assert value in adapter.value_labels, (path, value)
+
+
+def test_a_broken_units_orders_are_the_gms_the_engine_says_so(dnd_battle, client_for, gm, other_player):
+    """round-participants gives its orders to the GM (``declared_by``, S11.1): its side gets no form for it,
+    and a declaration posted for it anyway is refused, while the GM declares for it."""
+    line = _unit(dnd_battle, "B", "Ligne hobgobeline")
+    state = copy.deepcopy(dnd_battle.state)
+    captain = _solo(dnd_battle, Hero.objects.get(name="Capitaine Vark"))
+    state["units"][line].update(broken=True, commander=captain)  # a commander: the engine offers its side
+    state["solos"][captain].update(attached_to=state["units"][line]["stands"][0], position=None)  # if_rallied
+    Battle.objects.filter(pk=dnd_battle.pk).update(state=state)
+    dnd_battle.refresh_from_db()
+    assert [o["path"] for o in selectors.options_for(dnd_battle, f"unit:{line}", "unit", line, "B")["options"]] == [
+        f"units.{line}.if_rallied"]
+    assert selectors.round_participants(dnd_battle)[f"unit:{line}"].declared_by == "gm"
+    viewer = selectors.viewer(other_player, selectors.Action.BATTLE_VIEW, dnd_battle.pk)
+    forms = {entry["key"] for entry in pages.declaration_forms(viewer, {})}
+    assert f"unit:{line}" not in forms and forms  # the side's other participants keep theirs
+    response = _post(client_for(other_player), dnd_battle, f"unit:{line}", {f"units.{line}.action": "disengage"})
+    assert response.status_code == 400 and not dnd_battle.declarations.exists()
+    assert _post(client_for(gm), dnd_battle, f"unit:{line}", {f"units.{line}.action": "disengage"}).status_code == 302
 
 
 def test_the_gms_orders_for_a_broken_unit_stay_hidden_from_its_side(dnd_battle, client_for, gm, other_player):
@@ -330,9 +323,9 @@ def test_a_hidden_stand_never_reaches_the_other_side(dnd_battle, client_for, gm,
     for page in pages:
         assert page.status_code == 200
         assert hidden not in page.content.decode()
+    seer = selectors.viewer(player, selectors.Action.BATTLE_VIEW, dnd_battle.pk)
     assert not any(p["id"] == hidden for p in adapters.get("dnd5e").map_pieces(
-        dnd_battle, selectors.visible_state(selectors.viewer(player, selectors.Action.BATTLE_VIEW, dnd_battle.pk)),
-        selectors.viewer(player, selectors.Action.BATTLE_VIEW, dnd_battle.pk)))
+        dnd_battle, selectors.visible_state(seer), seer, selectors.seen_names(seer)))
     # its own side and the GM see it
     assert hidden in client_for(other_player).get(dnd_battle.get_absolute_url()).content.decode()
     assert hidden in client_for(gm).get(dnd_battle.get_absolute_url()).content.decode()
@@ -347,7 +340,7 @@ def test_a_hidden_stand_never_reaches_the_other_side(dnd_battle, client_for, gm,
     for name in ("reports", "map", "status"):
         part = client.get(reverse("battles:part", args=[dnd_battle.pk, name])).content.decode()
         assert hidden not in part and "Archers hobgobelins 1" not in part
-    assert "Archers hobgobelins 1 moves" in client_for(other_player).get(
+    assert "<strong>Archers hobgobelins 1</strong> moves" in client_for(other_player).get(
         reverse("battles:part", args=[dnd_battle.pk, "reports"])).content.decode()
     for event in BattleEvent.objects.filter(battle=dnd_battle):
         message = json.dumps(live.as_message(event))
@@ -372,11 +365,10 @@ def test_options_offer_no_hidden_enemy_to_target(dnd_battle):
     hidden = dnd_battle.state["units"][archers]["stands"][0]
     _hide(dnd_battle, hidden, [5, 2])
     hero = _solo(dnd_battle, Hero.objects.get(name="Chef de guerre orque"))
-    raw = list(_options(dnd_battle, f"solo:{hero}").values())
-    assert hidden in json.dumps(raw)  # the engine answers for the whole state...
-    seen = adapters.get("dnd5e").form_options(raw, dnd_battle.state, "A")
-    assert hidden not in json.dumps(seen)  # ...side A's forms never see it
-    assert hidden in json.dumps(adapters.get("dnd5e").form_options(raw, dnd_battle.state, None))  # the GM's do
+    assert hidden in json.dumps(_options(dnd_battle, f"solo:{hero}"))  # the GM's options name it...
+    seen = selectors.options_for(dnd_battle, f"solo:{hero}", "solo", hero, "A")  # ...the engine's for side A never
+    assert hidden not in json.dumps(seen) and archers not in json.dumps(seen)
+    assert seen["options"]  # the hero still has its own choices
 
 
 # -- end of the battle -----------------------------------------------------------------------
@@ -457,7 +449,7 @@ def test_the_room_reports_the_round_and_the_aftermath_in_words(dnd_battle, clien
     _archers_shoot(dnd_battle, client_for(other_player))
     services.resolve_round(gm, dnd_battle.pk, expected_round=1)
     page = client_for(other_player).get(dnd_battle.get_absolute_url()).content.decode()
-    assert "Archers hobgobelins 1 attacks " in page and "against AC" in page
+    assert "<strong>Archers hobgobelins 1</strong> attacks " in page and "against AC" in page
     assert "Victory points" in page
     services.end_battle(gm, dnd_battle.pk, None)
     page = client_for(gm).get(dnd_battle.get_absolute_url()).content.decode()
@@ -469,18 +461,18 @@ def test_forms_leave_out_what_they_cannot_build_or_what_no_action_uses(dnd_battl
     orcs = _unit(dnd_battle, "A", "Régiment orque")
     raw = list(_options(dnd_battle, f"unit:{orcs}").values())
     assert "cast_spell" not in next(o for o in raw if o["path"] == f"units.{orcs}.action")["allowed"]
-    kept = {o["path"] for o in adapter.form_options(raw, dnd_battle.state, None)}
+    kept = {o["path"] for o in adapter.form_options(raw, True)}  # the engine offers no idle own action (S5.8.2)
     assert f"units.{orcs}.stands[0].move" in kept and f"units.{orcs}.stands[0].action" not in kept
-    road = next(o for o in adapter.form_options(raw, dnd_battle.state, "A") if o["path"].endswith("[0].road_step"))
+    road = next(o for o in adapter.form_options(raw, False) if o["path"].endswith("[0].road_step"))
     assert None not in road["allowed"] and "north" in road["allowed"]  # the form's "(no change)" is the null
     side = list(_options(dnd_battle, "side:A").values())
-    assert [o["path"] for o in adapter.form_options(side, dnd_battle.state, "A")] == ["casualty_shifts"]
+    assert [o["path"] for o in adapter.form_options(side, False)] == ["casualty_shifts"]
 
 
 def test_an_area_spells_origin_is_offered_as_squares_to_pick_on_the_map(dnd_battle):
     origin = {"path": "units.u.stands[0].spell.origin", "label": "Origin", "type": "square", "forbidden": [],
               "allowed": [{"spell": "fireball", "squares": [[2, 1], [1, 1]]}, {"spell": "web", "squares": [[1, 1], [0, 3]]}]}
-    offered, = adapters.get("dnd5e").form_options([origin], dnd_battle.state, "A")
+    offered, = adapters.get("dnd5e").form_options([origin], False)
     assert offered["allowed"] == [[1, 1], [2, 1], [0, 3]]
     from masscombat.battles.forms import DeclarationForm
     form = DeclarationForm({"units.u.stands[0].spell.origin": "[2, 1]"}, options=[offered],

@@ -1,8 +1,8 @@
-"""The GM's options no generic field can build (D&D 5e's adjustments, 7th Sea's adjustments) written as JSON.
+"""The GM's adjustments: D&D 5e's written as JSON, 7th Sea's offered hero by hero as plain fields (S7.9).
 
-The value is checked by the engine (``resolve-round`` in memory, on the round's seed) before it is
-stored: malformed JSON and a value the engine refuses come back on the field and store nothing; a valid
-one is stored and reaches the round's resolution.  Players never get these fields.
+The value is checked by the engine (``check-declaration``) before it is stored: malformed JSON and a
+value the engine refuses come back on the field and store nothing; a valid one is stored and reaches
+the round's resolution.  Players never get these fields.
 """
 
 import json
@@ -16,7 +16,7 @@ from tests.masscombat.battles.test_battles_dnd5e import dnd_battle, ford  # noqa
 
 pytestmark = pytest.mark.django_db
 
-DND_FIELD, SEA_FIELD = "gm.adjustments", "adjustments"
+DND_FIELD, SEA_FIELD = "gm.adjustments", "adjustments.lucie"
 
 
 def _post(client, battle, key: str, data: dict):
@@ -45,7 +45,8 @@ def test_the_gm_form_offers_the_adjustments_as_json_with_an_example(dnd_battle, 
     dnd = _gm_form(client, dnd_battle)
     assert f'name="{DND_FIELD}"' in dnd and "<textarea" in dnd and "set_hp" in dnd
     sea = _gm_form(client, battle)
-    assert f'name="{SEA_FIELD}"' in sea and "dramatic_wounds" in sea
+    assert f'name="{SEA_FIELD}.dramatic_wounds"' in sea and f'name="{SEA_FIELD}.status"' in sea
+    assert "<textarea" not in sea
 
 
 def test_a_dnd_adjustment_is_stored_and_applied_when_the_round_resolves(dnd_battle, client_for, gm):
@@ -62,10 +63,9 @@ def test_a_dnd_adjustment_is_stored_and_applied_when_the_round_resolves(dnd_batt
 
 
 def test_a_seventh_sea_adjustment_is_stored_and_applied(battle, client_for, gm):
-    adjustment = [{"hero_id": "lucie", "status": "unconscious"}]
-    response = _post(client_for(gm), battle, "gm", {SEA_FIELD: json.dumps(adjustment)})
+    response = _post(client_for(gm), battle, "gm", {f"{SEA_FIELD}.status": '"unconscious"'})
     assert response.status_code == 302, response.content.decode()[:2000]
-    assert Declaration.objects.get(battle=battle, participant="gm").data == {SEA_FIELD: adjustment}
+    assert Declaration.objects.get(battle=battle, participant="gm").data == {f"{SEA_FIELD}.status": "unconscious"}
     assert battle.state["heroes"][0]["status"] == "active"
     _sides_march(battle, gm)
     after = _resolve(battle, gm)
@@ -91,27 +91,21 @@ def test_a_value_the_engine_refuses_is_shown_on_its_field_and_not_stored(dnd_bat
     response = _post(client, dnd_battle, "gm", {DND_FIELD: '[{"type": "set_hp", "id": "nobody", "hp": 4}]'})
     assert response.status_code == 400
     form = response.context["forms"][-1]["form"]
-    assert list(form.errors) == [DND_FIELD] and "adjustments[0]" in form.errors[DND_FIELD][0]
-    _sides_march(battle, gm)  # the engine checks their strategies before the adjustments
-    response = _post(client, battle, "gm", {SEA_FIELD: '[{"hero_id": "nobody", "status": "unconscious"}]'})
-    assert response.status_code == 400
-    form = next(entry["form"] for entry in response.context["forms"] if entry["key"] == "gm")
-    assert list(form.errors) == [SEA_FIELD] and "adjustments[0].hero_id" in form.errors[SEA_FIELD][0]
+    assert list(form.errors) == [DND_FIELD] and "stand in play" in form.errors[DND_FIELD][0]
     assert not Declaration.objects.filter(participant="gm").exists()
 
 
 def test_a_refusal_of_someone_elses_declaration_does_not_block_the_gm(battle, client_for, gm):
     Declaration.objects.create(battle=battle, round=1, participant="side:a", data={"sides.a.strategy": "nonsense"},
                                declared_by=gm)
-    adjustment = [{"hero_id": "lucie", "flesh_wounds": 2}]
-    response = _post(client_for(gm), battle, "gm", {SEA_FIELD: json.dumps(adjustment)})
+    response = _post(client_for(gm), battle, "gm", {f"{SEA_FIELD}.flesh_wounds": "2"})
     assert response.status_code == 302, response.content.decode()[:2000]
-    assert Declaration.objects.get(battle=battle, participant="gm").data == {SEA_FIELD: adjustment}
+    assert Declaration.objects.get(battle=battle, participant="gm").data == {f"{SEA_FIELD}.flesh_wounds": 2}
 
 
 def test_a_player_never_gets_nor_posts_the_adjustments(dnd_battle, battle, client_for, player):
     client = client_for(player)
-    for room, field in ((dnd_battle, DND_FIELD), (battle, SEA_FIELD)):
+    for room, field in ((dnd_battle, DND_FIELD), (battle, f"{SEA_FIELD}.status")):
         page = client.get(room.get_absolute_url()).content.decode()
         assert f'name="{field}"' not in page and "<textarea" not in page
         assert _post(client, room, "gm", {field: "[]"}).status_code == 404
@@ -119,5 +113,5 @@ def test_a_player_never_gets_nor_posts_the_adjustments(dnd_battle, battle, clien
     response = _post(client, dnd_battle, solo, {DND_FIELD: '[{"type": "remove", "id": "B-ligne_hobgobeline-1"}]'})
     stored = Declaration.objects.filter(battle=dnd_battle, participant=solo).first()
     assert stored is None or DND_FIELD not in stored.data, response.status_code
-    response = _post(client, battle, "hero:lucie", {SEA_FIELD: '[{"hero_id": "lucie", "status": "unconscious"}]'})
-    assert not Declaration.objects.filter(battle=battle, data__has_key=SEA_FIELD).exists()
+    response = _post(client, battle, "hero:lucie", {f"{SEA_FIELD}.status": '"unconscious"'})
+    assert not Declaration.objects.filter(battle=battle, data__has_key=f"{SEA_FIELD}.status").exists()

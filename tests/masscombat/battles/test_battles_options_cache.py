@@ -10,7 +10,8 @@ same page is the whole point) and check that a new state is answered anew.
 import pytest
 from django.urls import reverse
 
-from masscombat.battles import demo_dnd5e, selectors, services
+from masscombat.battles import selectors, services
+from masscombat.games.dnd5e import demo as demo_dnd5e
 from masscombat.battles.models import Battle
 from masscombat.campaigns import services as campaign_services
 from masscombat.core.permissions import Role
@@ -62,8 +63,13 @@ def test_the_room_asks_the_engine_once_per_participant_then_never_again(ford, gm
     assert second.content.decode().count("<form") == first.content.decode().count("<form")
     for part in ("status", "declare"):
         assert gm_client.get(reverse("battles:part", args=[ford.pk, part])).status_code == 200
-    assert client_for(player).get(ford.get_absolute_url()).status_code == 200  # another viewer, same answers
     assert engine_calls == []
+    # A player's forms are asked as their side knows the battle: once per participant they play, then never again.
+    players = client_for(player)
+    assert players.get(ford.get_absolute_url()).status_code == 200
+    assert set(engine_calls) <= {(p.kind, p.ref) for p in ford.participants.all() if p.user_id == player.pk}
+    engine_calls.clear()
+    assert players.get(ford.get_absolute_url()).status_code == 200 and engine_calls == []
 
 
 def test_a_resolved_round_is_answered_anew(ford, gm, client_for, engine_calls):
@@ -76,7 +82,7 @@ def test_a_resolved_round_is_answered_anew(ford, gm, client_for, engine_calls):
     assert engine_calls  # new version, new state: the engine is asked again
     unit = next(p for p in ford.participants.all() if p.kind == "unit")
     fresh = registry.run("dnd5e", "declaration-options",
-                         {"state": ford.state, "participant": {"kind": "unit", "id": unit.ref}})
+                         {"state": ford.state, "participant": {"kind": "unit", "id": unit.ref}, "viewer": "gm"})
     assert selectors.options_for(ford, unit.key, unit.kind, unit.ref) == fresh
     assert fresh["round"] == 2
 

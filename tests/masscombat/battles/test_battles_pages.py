@@ -22,7 +22,7 @@ def users(gm, player, other_player, outsider):
 MATRIX = [
     ("get", "battles:room", None, (LOGIN, 404, 200, 200, 200)),
     ("get", "battles:part-status", None, (LOGIN, 404, 200, 200, 200)),
-    ("post", "battles:resolve", {"round": 1}, (LOGIN, 404, 403, 403, 302)),
+    ("post", "battles:resolve", {"round": 1, "confirm_missing": "1"}, (LOGIN, 404, 403, 403, 302)),
     ("post", "battles:undo", {"round": 0}, (LOGIN, 404, 403, 403, 302)),
     ("post", "battles:pause", {"paused": "1"}, (LOGIN, 404, 403, 403, 302)),
     ("post", "battles:end", {"winner": "a"}, (LOGIN, 404, 403, 403, 302)),
@@ -155,3 +155,21 @@ def test_the_gm_sees_who_is_here(battle, client_for, gm, player, outsider):
     page = client_for(gm).get(battle.get_absolute_url()).content.decode()
     assert '<span class="online">Pippin</span>' in page
     assert "Here now" not in client_for(player).get(battle.get_absolute_url()).content.decode()
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_numbers_for_the_browser_are_never_grouped(battle, client_for, gm, player, language):
+    """A battle's id and event number reach battle.js in data- attributes and urls: a French page must not
+    write them "12 345" or "12,345" (the socket would open ws/battles/12,345/ and miss every event)."""
+    big = Battle.objects.get(pk=battle.pk)
+    participants = list(big.participants.all())
+    big.pk, big.last_seq = 12345, 1234
+    big.save()
+    for row in participants:
+        row.pk, row.battle = None, big
+        row.save()
+    for user in (gm, player):
+        client = client_for(user)
+        client.cookies["django_language"] = language
+        page = client.get(reverse("battles:room", args=[12345])).content.decode()
+        assert 'data-battle="12345"' in page and 'data-last-seq="1234"' in page

@@ -6,9 +6,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from masscombat.battles import adapters, pages, selectors, services
+from masscombat.battles import adapters, selectors, services
 from masscombat.battles.models import Battle
-from masscombat.battles.templatetags import battles as tags
+from masscombat.battles.templatetags import event_sentences as sentences
+from masscombat.core import engines
 from masscombat.core.permissions import Action
 
 from .test_battles_dnd5e import _archers_shoot, dnd_battle, ford  # noqa: F401 - fixtures
@@ -43,15 +44,17 @@ def test_a_heros_player_reads_names_in_the_report_and_no_id(battle, gm, player, 
     assert not HEROS_ID.findall(events), events
 
 
-def test_every_event_line_names_ids_from_the_readers_state_and_keeps_a_hidden_enemys_id(ambush, gm, player):
-    """The generic line (an event the report has no sentence for) names its ids too, but only those the
-    reader may see: side a's view holds no hidden slinger, so its id stays an id and its name is never read."""
-    seen = pages.label_state(selectors.viewer(player, Action.BATTLE_VIEW, ambush.pk))
-    event = {"type": "spell_cast", "caster_id": "a-aldric", "target_id": "b-frondeurs"}
-    line = tags.event_line(ambush, event, seen)
+def test_an_event_with_no_sentence_names_what_the_reader_may_know_and_nothing_else(ambush, gm, player):
+    """An event type the report has no sentence for (a new one of an engine) reads as its label and the
+    names it mentions, but only those the reader may know: side a's names hold no hidden slinger, so
+    neither its name nor its id is read."""
+    seen = selectors.seen_names(selectors.viewer(player, Action.BATTLE_VIEW, ambush.pk))
+    event = {"type": "new_kind_of_event", "caster_id": "a-aldric", "target_id": "b-frondeurs"}
+    line = sentences.event_sentence(ambush, event, seen)
     assert "Aldric" in line and "a-aldric" not in line
-    assert "b-frondeurs" in line and "Frondeurs" not in line
-    every = tags.event_line(ambush, event, pages.label_state(selectors.viewer(gm, Action.BATTLE_VIEW, ambush.pk)))
+    assert "b-frondeurs" not in line and "Frondeurs" not in line
+    every = sentences.event_sentence(ambush, event, selectors.seen_names(selectors.viewer(gm, Action.BATTLE_VIEW,
+                                                                                          ambush.pk)))
     assert "Frondeurs" in every and "b-frondeurs" not in every  # the GM sees all
 
 
@@ -77,6 +80,7 @@ def test_the_dnd_report_names_the_stands_units_and_the_solos(dnd_battle, client_
     target = state["solos"][attack["target"]]["name"]
     page = client_for(other_player).get(reverse("battles:part", args=[dnd_battle.pk, "reports"])).content.decode()
     events = _events(page)
-    assert f"Arcs de Vark 1 attacks {target} (longbow)" in events
+    assert f"<strong>Arcs de Vark 1</strong> attacks <strong>{target}</strong> (longbow)" in events
     assert attack["attacker"] not in events and attack["target"] not in events
-    assert adapters.get("dnd5e").value_label("A-regiment_orque-2", state) == "Régiment orque 2"
+    names = engines.visible_state("dnd5e", state, engines.GM)["names"]
+    assert adapters.get("dnd5e").value_label("A-regiment_orque-2", names) == "Régiment orque 2"

@@ -17,7 +17,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection  # noqa: F401 - read by the skipif condition below
 from django.urls import reverse
 
-from masscombat.battles import adapters, demo_dnd5e, replay, selectors, services
+from masscombat.battles import adapters, replay, selectors, services
+from masscombat.games.dnd5e import demo as demo_dnd5e
 from masscombat.battles.adapters import Adapter
 from masscombat.battles.forms import DeclarationForm, PlacementForm
 from masscombat.battles.models import Battle, BattleEvent, Declaration, Round

@@ -25,6 +25,11 @@ ANCHOR = """id => { const r = document.querySelector(`#battle-map [data-piece="$
     return r && [Math.floor(r.x.baseVal.value / %d), Math.floor(r.y.baseVal.value / %d)]; }""" % (SQUARE, SQUARE)
 
 
+# Counts the swaps into the map part: the answer to a placement, and the redraw its "placed" event brings.
+SWAPS_COUNTED = """() => { window.mapSwaps = 0;
+    document.getElementById('battle-map').addEventListener('htmx:afterSwap', () => { window.mapSwaps += 1; }); }"""
+
+
 def square_of(page, piece):
     """The anchor square of a stand (its top-left square, whatever its footprint), as the page draws it now."""
     return page.evaluate(ANCHOR, piece)
@@ -92,7 +97,15 @@ def test_placement_then_moves_picked_on_the_map(browser, daphne_server, screensh
     tap(gm.locator("[data-place-toggle]"), False)
     expect(gm.locator("[data-place-toggle]")).to_have_attribute("aria-pressed", "true")
     tap(gm.locator(f'#battle-map [data-piece="{stand}"]'), False)
-    tap(gm.locator('#battle-map .terrain [data-c="5,4"]'), False)
+    # The answer to the placement says it is placed; the "placed" event then draws the map part again on
+    # every screen, the GM's too, in either order on a busy machine: once both are in, the GM still reads it.
+    gm.evaluate(SWAPS_COUNTED)
+    with gm.expect_response(lambda r: r.url.endswith("/place/") and r.request.method == "POST",
+                            timeout=30_000) as placed:
+        tap(gm.locator('#battle-map .terrain [data-c="5,4"]'), False)
+    assert placed.value.ok
+    gm.wait_for_function("() => window.mapSwaps >= 2", timeout=30_000)  # the answer, and the event's redraw
+    expect(gm.locator('#battle-map .message[role="status"]')).to_have_text("The piece is placed.")
     expect(gm.locator('#battle-map .message[role="status"]')).to_be_visible()
     expect(gm.locator('#battle-map [name="version"]')).to_have_value(str(int(version) + 1))
     expect(gm.locator("#battle-map svg.battle-map")).to_have_attribute("viewBox", zoomed)

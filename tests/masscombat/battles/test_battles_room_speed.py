@@ -182,8 +182,9 @@ def test_radios_and_boxes_render_what_django_templates_would(data):
 # -- query counts on the hot paths ----------------------------------------------------------
 
 
-# session, user, battle, membership, participants, then the part's own: declarations (and presence), rounds
-@pytest.mark.parametrize("part,most", [("status", 7), ("declare", 6), ("reports", 6)])
+# session, user, battle, membership, participants, then the part's own: declarations (and presence), rounds;
+# the GM's status part also reads the battle's live watch link (spectators)
+@pytest.mark.parametrize("part,most", [("status", 8), ("declare", 6), ("reports", 6)])
 def test_each_part_is_built_in_a_bounded_number_of_queries(ford, client_for, gm, part, most,
                                                           django_assert_max_num_queries):
     client = client_for(gm)

@@ -9,9 +9,9 @@ import pytest
 from django.urls import reverse
 
 from masscombat.battles import selectors, services
-from masscombat.battles.adapters import seventh_sea
 from masscombat.battles.forms import EngineJSONField
 from masscombat.battles.models import Battle, BattleEvent
+from masscombat.core import engines
 from masscombat.core.permissions import Action
 from rules import registry
 
@@ -94,7 +94,9 @@ def test_before_the_offer_the_player_waits_for_the_gm(offered, client_for, playe
     assert '"easy_shot"' in offered_types and '"commander_is_dead"' not in offered_types  # Lucie has no commission
     assert "commission" in offer.help_text
     assert not any(path.endswith((".accept", ".attack_trait")) for path in gm_form.fields)  # the player's answer
-    assert isinstance(gm_form.fields["adjustments"], EngineJSONField)  # objects: written as JSON (S7.9)
+    # S7.9: the adjustments are plain fields, hero by hero (no JSON to write)
+    assert "adjustments.lucie.dramatic_wounds" in gm_form.fields
+    assert not any(isinstance(field, EngineJSONField) for field in gm_form.fields.values())
     assert "propose one" in _page(client_for(player), offered)
     assert "propose one" not in _page(client_for(other_player), offered)
 
@@ -121,9 +123,14 @@ def test_the_gm_offers_and_the_player_answers(offered, client_for, gm, player):
                                                   "heroes.lucie.opportunity.attack_knack": "3"})
     assert saved.status_code == 302
     rows = offered.declarations.filter(round=2).order_by("participant")
-    assert seventh_sea.adapter.merge_declarations(rows)["heroes"]["lucie"] == {
+    assert _merged(offered, rows)["heroes"]["lucie"] == {
         "engagement": "engaged",
         "opportunity": {"type": "easy_shot", "tn": 25, "accept": True, "attack_trait": 2, "attack_knack": 3}}
+
+
+def _merged(battle, rows) -> dict:
+    """The round's declarations as the engine merges them for ``resolve-round``."""
+    return engines.merge_declarations("seventh_sea", battle.state, {row.participant: row.data for row in rows})
 
 
 def test_the_other_side_never_sees_the_offer_nor_the_answer(offered, client_for, gm, player, other_player):
@@ -132,7 +139,7 @@ def test_the_other_side_never_sees_the_offer_nor_the_answer(offered, client_for,
                      {"heroes.lucie.engagement": "engaged", "heroes.lucie.opportunity.type": "easy_shot",
                       "heroes.lucie.opportunity.accept": False}, expected_round=2)
     secrets = ("An easy shot!", "easy_shot", "is offered a heroic opportunity", "Heroic opportunity",
-               "game master offers", "propose one")
+               "game master offers", "propose one", "A heroic opportunity comes to")
     own = client_for(player)
     own_texts = [_page(own, offered), _page(own, offered, "reports")]
     assert all(any(secret in text for text in own_texts) for secret in secrets if secret != "propose one")
@@ -153,9 +160,9 @@ def test_an_unanswered_offer_lapses_without_blocking_the_round(offered, client_f
     assert {"type": "opportunity_lapsed", "hero_id": "lucie", "opportunity": None} in resolved.events
     # An answer that started nothing stays with Lucie's side too, in the events and in the log.
     own = _page(client_for(player), offered, "reports")
-    assert "Heroic opportunity lapsed" in own and "lapses" in own
+    assert "<strong>Lucie</strong> lets the opportunity pass" in own and "lapses" in own
     other = _page(client_for(other_player), offered, "reports")
-    assert "Heroic opportunity lapsed" not in other and "lapses" not in other and "offered a heroic" not in other
+    assert "lets the opportunity pass" not in other and "lapses" not in other and "offered a heroic" not in other
 
 
 def test_an_answer_to_an_offer_the_gm_changed_lapses(offered, client_for, gm, player):
@@ -166,7 +173,7 @@ def test_an_answer_to_an_offer_the_gm_changed_lapses(offered, client_for, gm, pl
                       "heroes.lucie.opportunity.accept": False}, expected_round=2)
     _offer(client, offered, "medic")
     rows = offered.declarations.filter(round=2)
-    assert "opportunity" not in seventh_sea.adapter.merge_declarations(rows)["heroes"]["lucie"]
+    assert "opportunity" not in _merged(offered, rows)["heroes"]["lucie"]
     note = _forms(player, offered)["hero:lucie"]["note"]
     assert "Medic!" in note
 

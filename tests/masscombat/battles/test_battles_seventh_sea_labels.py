@@ -17,7 +17,7 @@ from django.utils.functional import Promise
 from django.utils.translation import trans_real
 
 from masscombat.battles import adapters
-from masscombat.battles.adapters import seventh_sea_offers
+from masscombat.games.seventh_sea import offers as seventh_sea_offers
 from rules import registry
 from rules.seventh_sea.tables import OPPORTUNITIES
 
@@ -38,12 +38,20 @@ SEVENTH_SEA_ROUND = {"sides": {"a": {"strategy": "charge"}, "b": {"strategy": "e
 
 
 def _translated(label) -> bool:
-    """A lazy label of ours whose msgid the French catalogue translates."""
+    """A lazy label of ours whose msgid the French catalogue translates, alone or under a context (an
+    engine value's is ``<slug>:value.<word>``)."""
     if not isinstance(label, Promise):
         return False
     with translation.override("en"):
         msgid = str(label)
-    return trans_real.translation("fr")._catalog.get(msgid) not in (None, "")
+    catalog = trans_real.translation("fr")._catalog
+    return any(catalog.get(key) not in (None, "") for key in (msgid, *_contexts(msgid)))
+
+
+def _contexts(msgid: str) -> list[str]:
+    """The catalogue's keys of ``msgid`` under a context (``context\x04msgid``)."""
+    return [key for key in trans_real.translation("fr")._catalog.keys()
+            if isinstance(key, str) and key.endswith("\x04" + msgid)]
 
 
 def _strings(value):
@@ -112,7 +120,7 @@ def _check(adapter, options: list[dict], ids: set[str]) -> list[str]:
     missing = set()
     with translation.override("fr"):
         for option in options:
-            key = option.get("label_as") or adapter.split_path(option["path"])[-1]
+            key = option.get("label_as") or _last_segment(adapter, option["path"])
             label = adapter.option_labels.get(key)
             if key not in ids and not _translated(label):
                 missing.add(f"option {key} ({option['path']})")
@@ -145,8 +153,7 @@ def test_seventh_sea_forms_reshaped_for_the_exchange_keep_our_labels():
     for draft in _seventh_sea_drafts():
         gm = _options("seventh_sea", pending, [{"kind": "gm", "id": ""}], [draft])
         hero = _options("seventh_sea", pending, [{"kind": "hero", "id": "lucie"}], [draft])
-        offer = (draft.get("heroes") or {}).get("lucie", {}).get("opportunity")
-        reshaped += seventh_sea_offers.gm_options(gm, names) + seventh_sea_offers.hero_options(hero, offer)
+        reshaped += seventh_sea_offers.gm_options(gm, names) + seventh_sea_offers.hero_options(hero)
     assert any(option.get("label_as") == "offer" for option in reshaped)
     assert any(option.get("label_as") == "offered" for option in reshaped)
     assert _check(adapter, reshaped, {"lucie", "gaston"}) == []
@@ -239,20 +246,31 @@ def _rendered(template: str, slug: str, state: dict, **context) -> str:
     from masscombat.battles.models import Battle
 
     battle = Battle(ruleset=slug, state=state, name="x")
-    viewer = SimpleNamespace(is_gm=True, sides=set(), participant=lambda key: None)
+    viewer = SimpleNamespace(is_gm=True, sides=set(), side=None, battle=battle, participant=lambda key: None,
+                             seen={"state": state, "hidden": [], "names": {}},  # an unsaved battle: no engine names
+                             adapter=adapters.get(slug))
     with translation.override("fr"):
         return render_to_string(template, {"battle": battle, "viewer": viewer, **context})
+
+
+def _last_segment(adapter, path: str) -> str:
+    """The segment a label is found by: SYNAPSE's formation ids hold a dot (``A.melee``)."""
+    if adapter.slug == "synapse":
+        from masscombat.games.synapse.battle import _label_parts
+
+        return _label_parts(path)[-1]
+    return path.rsplit(".", 1)[-1]
 
 
 def test_the_reports_and_aftermaths_show_engine_words_in_french():
     states, events = _synapse_states()
     aftermath = registry.run("synapse", "end-battle", {"state": states[-1]})
-    html = _rendered("battles/report/synapse.html", "synapse", states[-1], report={"events": events})
+    html = _rendered("battles/report/_generic.html", "synapse", states[-1], report={"events": events})
     html += _rendered("battles/aftermath/synapse.html", "synapse", states[-1], aftermath=aftermath)
     words = {event["type"] for event in events} | {side["result"] for side in aftermath["sides"].values()}
     assert {"command_test", "attack", "battle_over"} <= words
     assert [word for word in words if word in html] == []
-    assert "Test de commandement" in html and "Fin de la bataille" in html
+    assert "Test de commandement" in html and "La bataille est finie" in html
 
     _states, pending = _seventh_sea_states()
     declarations = {**SEVENTH_SEA_ROUND, "heroes": {
@@ -261,7 +279,7 @@ def test_the_reports_and_aftermaths_show_engine_words_in_french():
     out = registry.run("seventh_sea", "resolve-round", {"state": pending, "declarations": declarations}, seed=7)
     html = _rendered("battles/report/seventh_sea.html", "seventh_sea", out["state"],
                      output={"report": out["report"]}, report={"events": out["events"]})
-    assert "Opportunité héroïque lancée" in html and "Repoussez-les !" in html
+    assert "saisit l’opportunité : Repoussez-les !" in html
     assert "push_them_back" not in html and "opportunity_started" not in html
     aftermath = registry.run("seventh_sea", "end-battle", {"state": out["state"], "winner": "b"})
     html = _rendered("battles/aftermath/seventh_sea.html", "seventh_sea", out["state"], aftermath=aftermath)

@@ -41,7 +41,7 @@ def test_orders_with_dotted_formation_ids_reach_the_engine(synapse_battle, gm, p
     assert any(event["type"] == "attack" for event in done.events)
 
 
-def test_the_other_side_sees_neither_the_log_nor_the_enemy_strength(synapse_battle, gm, player, other_player):
+def test_the_other_side_reads_the_log_without_numbers_nor_the_enemy_strength(synapse_battle, gm, player, other_player):
     services.declare(player, synapse_battle.pk, "side:A",
                      {"sides.A.orders.A.melee.action": "attack", "sides.A.orders.A.melee.target": "B.melee"},
                      expected_round=1)
@@ -49,7 +49,8 @@ def test_the_other_side_sees_neither_the_log_nor_the_enemy_strength(synapse_batt
     rounds = list(Battle.objects.get(pk=synapse_battle.pk).rounds.all())
     enemy = selectors.viewer(other_player, Action.BATTLE_VIEW, synapse_battle.pk)
     master = selectors.viewer(gm, Action.BATTLE_VIEW, synapse_battle.pk)
-    assert pages.reports(enemy, rounds)[0]["log"] == [] and pages.reports(master, rounds)[0]["log"]
+    secret, everything = pages.reports(enemy, rounds)[0]["log"], pages.reports(master, rounds)[0]["log"]
+    assert secret and len(secret) < len(everything)  # the engine's visible-round: the enemy's numbers left out
     assert [line["side"] for line in pages.chart(enemy, rounds)["lines"]] == ["B"]
     assert [line["side"] for line in pages.chart(master, rounds)["lines"]] == ["A", "B"]
     assert "losses" not in selectors.visible_state(enemy)["formations"]["A.melee"]
@@ -86,3 +87,20 @@ def test_a_value_equal_to_the_options_default_is_still_declared(synapse_battle, 
     data = synapse_battle.declarations.get().data
     assert data["sides.A.orders.A.melee.target"] == "B.melee"
     assert services.resolve_round(gm, synapse_battle.pk, expected_round=1).number == 1
+
+
+def test_formations_are_named_in_the_readers_language(synapse_battle, player, gm, client_for):
+    """The engine's English "Sud — melee troops" reads "Sud — troupes de mêlée" on a French page,
+    in the state, the forms, the map and the round reports alike (one source: ``explain.names``)."""
+    from django.urls import reverse
+    from django.utils import translation
+
+    viewer = selectors.viewer(player, Action.BATTLE_VIEW, synapse_battle.pk)
+    with translation.override("fr"):
+        assert selectors.seen_names(viewer)["B.melee"] == "Sud — troupes de mêlée"
+    with translation.override("en"):
+        assert selectors.seen_names(viewer)["B.melee"] == "Sud — melee troops"
+    services.resolve_round(gm, synapse_battle.pk, expected_round=1)
+    page = client_for(player).get(reverse("battles:room", args=[synapse_battle.pk]),
+                                  HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "troupes de mêlée" in page and "melee troops" not in page

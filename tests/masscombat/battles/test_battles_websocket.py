@@ -44,12 +44,28 @@ async def joined(user, battle_id, last_seq=0):
         caught_up.append(message)
 
 
-async def drain(communicator):
-    """Every message waiting on the socket, in order."""
+async def drain(communicator, *, frames=False):
+    """Every message waiting on the socket, in order; the ``parts`` frames (the pushed HTML after each
+    event) only when ``frames``."""
     out = []
     while not await communicator.receive_nothing(timeout=0.3):
-        out.append(await communicator.receive_json_from(timeout=1))
+        message = await communicator.receive_json_from(timeout=1)
+        if frames or message["type"] != "parts":
+            out.append(message)
     return out
+
+
+async def until_pushed(communicator, names, timeout=20):
+    """Every message until ``parts`` frames have brought the HTML of every part in ``names``: (the events
+    and other messages, the HTML by part as last pushed)."""
+    heard, html = [], {}
+    while not set(names) <= set(html):
+        message = await communicator.receive_json_from(timeout=timeout)
+        if message["type"] == "parts":
+            html.update(message["html"])
+        else:
+            heard.append(message)
+    return heard, html
 
 
 @pytest.mark.parametrize("who", ["outsider", "anonymous"])

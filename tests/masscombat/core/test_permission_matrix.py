@@ -43,7 +43,7 @@ def fixed(path):
     return url
 
 
-CAMPAIGN_EDIT = {"name": "Renamed", "ruleset": "heros", "description": ""}
+CAMPAIGN_EDIT = {"name": "Renamed", "ruleset": "heros", "description": "", "language": "fr"}
 
 # (method, url, data, expected status by role: anonymous, outsider, player, gm)
 PAGES = [

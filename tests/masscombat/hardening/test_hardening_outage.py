@@ -19,7 +19,7 @@ def fail(*args, **kwargs):
 
 @pytest.mark.django_db
 def test_pages_answer_503_with_a_clear_message_while_the_database_is_away(client_for, gm, monkeypatch):
-    monkeypatch.setattr("masscombat.core.views.campaigns_of", fail)
+    monkeypatch.setattr("masscombat.campaigns.selectors.campaigns_of", fail)
     response = client_for(gm).get("/", HTTP_ACCEPT_LANGUAGE="fr")
     assert response.status_code == 503 and response["Retry-After"] == "5"
     page = response.content.decode()

@@ -18,6 +18,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from masscombat.battles import spectators
 from masscombat.routing import websocket_urlpatterns
 
 pytestmark = pytest.mark.django_db
@@ -73,6 +74,24 @@ def api_hero(world):
     return {"campaign_pk": world["sea"].pk, "pk": world["hero"].pk}
 
 
+def api_battle(world):
+    return {"campaign_pk": world["sea"].pk, "pk": world["battle"].pk}
+
+
+def watch_token(world):
+    """The battle's watch link, made for the test as its GM would."""
+    return spectators.create_link(world["users"]["gm"], world["battle"].pk).token
+
+
+def players_device(world):
+    """A push subscription of side A's player: only they may forget it."""
+    from masscombat.notifications.models import PushSubscription
+
+    device = PushSubscription.objects.create(user=world["users"]["player"], endpoint="https://push.example/a",
+                                             p256dh="key", auth="secret")
+    return {"pk": device.pk}
+
+
 L, AL = LOGIN, ADMIN_LOGIN
 OPEN = (200, 200, 200, 200, 200)
 SIGNED_IN = (L, 200, 200, 200, 200)
@@ -90,6 +109,8 @@ MATRIX: dict[str, Entry] = {
     "logout": Entry(get=(405,) * 5, post=(302,) * 5),
     "accounts:signup": Entry(get=(200, 302, 302, 302, 302)),
     "accounts:profile": Entry(get=SIGNED_IN),
+    # Keeping a guest seat as an account: a member has no seat to keep (back to the profile).
+    "accounts:keep-seat": Entry(get=(L, 302, 302, 302, 302), post=(L, 302, 302, 302, 302)),
     "password_change": Entry(get=SIGNED_IN),
     "password_change_done": Entry(get=SIGNED_IN),
     "password_reset": Entry(get=OPEN),
@@ -97,10 +118,19 @@ MATRIX: dict[str, Entry] = {
     "password_reset_confirm": Entry(args=lambda w: {"uidb64": "MQ", "token": "set-password"}, get=OPEN),
     "password_reset_complete": Entry(get=OPEN),
     "set_language": Entry(post=(302,) * 5, data={"language": "fr"}),
+    # The installable app (masscombat.core.pwa): the same for everybody.
+    "pwa:worker": Entry(get=OPEN),
+    "pwa:manifest": Entry(get=OPEN),
+    "pwa:offline": Entry(args=lambda w: {"language": "fr"}, get=OPEN),
+    # Notifications: each user's own settings and devices (an empty subscription is refused, 400).
+    "notifications:settings": Entry(get=SIGNED_IN, post=(L, 302, 302, 302, 302)),
+    "notifications:subscription": Entry(get=(L, 405, 405, 405, 405), post=(L, 400, 400, 400, 400)),
+    "notifications:forget-device": Entry(players_device, post=(L, 404, 404, 302, 404)),
     # Campaigns.
     "campaigns:create": Entry(get=SIGNED_IN),
     "campaigns:join": Entry(get=SIGNED_IN),
-    "campaigns:join-code": Entry(args=lambda w: {"code": "ABCDEFGH"}, get=SIGNED_IN),
+    # An invitation link is open to anonymous visitors too: a guest seat is taken there with a name.
+    "campaigns:join-code": Entry(args=lambda w: {"code": "ABCDEFGH"}, get=OPEN, post=OPEN),
     "campaigns:detail": Entry(sea, get=MEMBERS),
     "campaigns:members": Entry(sea, get=MEMBERS),
     "campaigns:edit": Entry(sea, get=GM_ONLY, post=(L, 404, 403, 403, 200)),
@@ -132,6 +162,9 @@ MATRIX: dict[str, Entry] = {
                                     post=(L, 404, 403, 302, 302)),
     # Battles.
     "battles:create": Entry(lambda w: {"campaign_id": w["sea"].pk}, get=GM_ONLY),
+    # The GM's odds (the balance of the setup form's choices, the round preview): the GM's alone.
+    "battles:balance": Entry(lambda w: {"campaign_id": w["sea"].pk}, get=GM_ONLY),
+    "battles:preview": Entry(battle, get=GM_ONLY, post=GM_POST),
     "battles:room": Entry(battle, get=MEMBERS),
     "battles:part": Entry(lambda w: {"pk": w["battle"].pk, "name": "declare"}, get=MEMBERS),
     # Declaring for side A: only its player and the GM may (an empty declaration is then refused, 400).
@@ -140,11 +173,17 @@ MATRIX: dict[str, Entry] = {
     "battles:resolve": Entry(battle, post=GM_POST),
     "battles:undo": Entry(battle, post=GM_POST),
     "battles:pause": Entry(battle, post=GM_POST),
+    "battles:deadline": Entry(battle, post=GM_POST),
     "battles:end": Entry(battle, post=GM_POST),
     "battles:one_more_round": Entry(battle, post=GM_POST),
     "battles:confirm": Entry(battle, post=GM_POST),
     # Players watch the replay once the battle is over; this one is running.
     "battles:replay": Entry(battle, get=(L, 404, 404, 404, 200)),
+    # Spectators (issue #19): the GM shares and revokes the watch link; whoever holds it watches, signed in or not.
+    "battles:watch_share": Entry(battle, post=GM_POST),
+    "battles:watch_revoke": Entry(battle, post=GM_POST),
+    "battles:watch": Entry(lambda w: {"token": watch_token(w)}, get=(200,) * 5),
+    "battles:watch_part": Entry(lambda w: {"token": watch_token(w), "name": "reports"}, get=(200,) * 5),
     # Maps.
     "maps:create": Entry(lambda w: {"pk": w["zones"].pk}, get=GM_ONLY),
     "maps:import": Entry(lambda w: {"pk": w["zones"].pk}, get=GM_ONLY),
@@ -189,12 +228,22 @@ MATRIX: dict[str, Entry] = {
     "api:map-list": Entry(lambda w: {"campaign_pk": w["zones"].pk}, get=API_MEMBERS),
     "api:map-detail": Entry(lambda w: {"campaign_pk": w["zones"].pk, "pk": w["map"].pk}, get=API_MEMBERS),
     "api:map-svg": Entry(lambda w: {"campaign_pk": w["zones"].pk, "pk": w["map"].pk}, get=API_MEMBERS),
+    # Battles: members read and declare (an empty declaration is refused, 400); the GM's actions are the GM's.
+    "api:battle-list": Entry(api_sea, get=API_MEMBERS),
+    "api:battle-detail": Entry(api_battle, get=API_MEMBERS),
+    "api:battle-events": Entry(api_battle, get=API_MEMBERS),
+    "api:battle-options": Entry(api_battle, get=(401, 404, 404, 200, 200), data={"participant": "side:a"}),
+    "api:battle-declare": Entry(api_battle, post=(401, 404, 400, 400, 400)),
+    "api:battle-resolve": Entry(api_battle, post=(401, 404, 403, 403, 400)),
+    "api:battle-undo": Entry(api_battle, post=(401, 404, 403, 403, 400)),
+    "api:battle-pause": Entry(api_battle, post=(401, 404, 403, 403, 400)),
 }
 
 # Websocket routes: who may open one (the others are closed before the handshake ends).
 SOCKETS = {
     "ws/campaigns/<int:campaign_id>/": (lambda w: f"/ws/campaigns/{w['sea'].pk}/", (False, False, True, True, True)),
     "ws/battles/<int:battle_id>/": (lambda w: f"/ws/battles/{w['battle'].pk}/", (False, False, True, True, True)),
+    "ws/watch/<str:token>/": (lambda w: f"/ws/watch/{watch_token(w)}/", (True,) * 5),  # the link is the key
 }
 
 
@@ -232,7 +281,7 @@ def test_access(world, client_for, name, method, role, expected):
     entry = MATRIX[name]
     url = reverse(name, kwargs=entry.args(world) if entry.args else None)
     client = client_for(world["users"][role])
-    response = getattr(client, method)(url, entry.data if method == "post" else {})
+    response = getattr(client, method)(url, entry.data)
     if expected in (LOGIN, ADMIN_LOGIN):
         assert response.status_code == 302, (url, response.status_code)
         login = reverse("admin:login") if expected == ADMIN_LOGIN else reverse("login")

@@ -1,0 +1,1 @@
+"""HÉROS in the web app: its battle adapter and its demo battle."""

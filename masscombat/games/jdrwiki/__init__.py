@@ -1,0 +1,1 @@
+"""JdRWiki in the web app: its battle adapter and its demo battle."""

@@ -1,0 +1,1 @@
+"""7th Sea in the web app: its battle adapter and its demo battle."""

@@ -1,0 +1,1 @@
+"""SYNAPSE in the web app: its battle adapter and its demo battle."""
