@@ -66,8 +66,10 @@ def test_services_from_urls():
     found = load(DATABASE_URL="postgres://someone@db.example:5432/battles", REDIS_URL="redis://cache:6379/2")
     assert found["engine"] == "django.db.backends.postgresql"
     assert (found["name"], found["host"]) == ("battles", "db.example")
-    assert found["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert found["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"  # one publish per group message
     assert found["layer_hosts"] == [{"address": "redis://cache:6379/2", "socket_timeout": 30}]
+    lists = load(REDIS_URL="redis://cache:6379/2", REDIS_CHANNEL_LAYER="lists")
+    assert lists["layer"] == "channels_redis.core.RedisChannelLayer"
     assert found["test_name"] is None
     assert load(DATABASE_URL="postgres://db/x", TEST_DATABASE_NAME="test_run_42")["test_name"] == "test_run_42"
 
