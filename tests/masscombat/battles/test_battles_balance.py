@@ -7,6 +7,7 @@ import uuid
 import pytest
 from django.core.cache import cache
 from django.core.management import call_command
+from django.db import connection
 from django.urls import reverse
 
 from masscombat.battles import balance, simulation_runs
@@ -100,7 +101,14 @@ def test_a_stampede_of_identical_requests_computes_once(battle, small, monkeypat
     runs = []
     real = simulation_runs.submit
     monkeypatch.setattr(simulation_runs, "submit", lambda *a, **k: runs.append(a) or real(*a, **k))
-    threads = [threading.Thread(target=balance.balance, args=("seventh_sea", setup)) for _ in range(8)]
+
+    def ask() -> None:
+        try:
+            balance.balance("seventh_sea", setup)
+        finally:
+            connection.close()  # back to PostgreSQL's pool: a thread's connection is never returned by itself
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
     for thread in threads:
         thread.start()
     for thread in threads:

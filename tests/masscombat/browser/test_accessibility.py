@@ -61,7 +61,7 @@ def test_no_axe_violation_in_the_five_rooms_after_two_rounds(browser, daphne_ser
     """Every ruleset's demo room after two rounds (its round reports and strength chart), as the GM and
     as each player, on a desktop and on a phone, in French and in English; the GM's replay, and the
     confirmation dialog of an Undo open over the room."""
-    base = daphne_server(demo=True)
+    base = daphne_server(demo=True, THROTTLE_LOGIN="100/min")  # 13 log-ins from one address in a minute
     gm = browser.new_context(locale="fr-FR", **DESKTOP).new_page()
     log_in(gm, base, "demo-gm")
     rooms = crawl.battle_urls(gm, base)

@@ -367,6 +367,8 @@ def test_the_whole_app_answers_413_and_django_reads_no_more(settings):
 
 
 class _Echo(AsyncWebsocketConsumer):
+    channel_layer_alias = "none"  # no channel layer: the cap stands in front of any consumer, joined to none
+
     async def receive(self, text_data=None, bytes_data=None):
         await self.send(text_data=f"got {len(text_data)}")
 
