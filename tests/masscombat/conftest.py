@@ -237,3 +237,19 @@ def chromium():
         yield browser
         browser.close()
     del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_database_pool():
+    """Each test ends by closing PostgreSQL's connection pool (the next one opens a new pool).
+
+    A connection a thread took from the pool and never gave back (a test's own threads, the
+    consumers' rendering threads when a test's event loop ends under them) is lost to the pool
+    for good: ten of those and every later test of the worker waited 10 s for a connection.
+    """
+    yield
+    from django.db import connections
+
+    for connection in connections.all(initialized_only=True):
+        if connection.alias in getattr(connection, "_connection_pools", {}):
+            connection.close_pool()
