@@ -634,6 +634,7 @@ CHANGE_KINDS = {
     "captured": pgettext_lazy("roster change", "captured"),
     "dead": pgettext_lazy("roster change", "dead"),
     "aftermath": pgettext_lazy("roster change", "battle aftermath"),
+    "battle": pgettext_lazy("roster change", "battle aftermath"),  # a battle's aftermath written to the roster
     "restored": pgettext_lazy("roster change", "restored"),
 }
 

@@ -123,7 +123,8 @@ class JdRWiki(Adapter):
 
     def option_label(self, option: dict, names: dict[str, str] | None = None) -> str:
         if option["path"].startswith(REROLL):
-            return _("Re-roll the initiative of %(corps)s") % {"corps": option["path"].removeprefix(REROLL)}
+            corps = option["path"].removeprefix(REROLL)
+            return _("Re-roll the initiative of %(corps)s") % {"corps": (names or {}).get(corps, corps)}
         if HERO_ITEM in option["path"]:
             field = option["path"].rsplit(".", 1)[-1]
             label = self.option_labels.get(field)

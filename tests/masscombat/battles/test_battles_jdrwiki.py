@@ -242,3 +242,13 @@ def test_a_heroism_choice_names_its_pool_and_its_use_in_words():
     with translation.override("fr"):
         label = adapters.get("jdrwiki").value_label({"pool": "commander", "use": "auto_success"}, {})
     assert label == "le commandant → une réussite automatique"
+
+
+@pytest.mark.parametrize("language, label", [("fr", "Relancer l’initiative de Armée jann"),
+                                             ("en", "Re-roll the initiative of Armée jann")])
+def test_a_re_roll_box_names_its_corps_never_its_id(language, label):
+    from django.utils import translation
+
+    with translation.override(language):
+        found = adapters.get("jdrwiki").option_label({"path": "rerolls[].b1"}, {"b1": "Armée jann"})
+    assert found == label

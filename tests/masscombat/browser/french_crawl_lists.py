@@ -46,7 +46,9 @@ class EnglishList:
     def pattern(self) -> re.Pattern:
         """One expression for every phrase, word and function word, whole words only."""
         alternatives = sorted({*self.phrases, *self.words, *FUNCTION_WORDS}, key=len, reverse=True)
-        body = "|".join(re.escape(text).replace(r"\ ", r"\s+") for text in alternatives)
+        # A function word as a sentence writes it ("the", "The"), not inside an abbreviation (SYNAPSE's "ArE").
+        body = "|".join(f"(?-i:{re.escape(text)}|{re.escape(text.capitalize())})" if text in FUNCTION_WORDS
+                        else re.escape(text).replace(r"\ ", r"\s+") for text in alternatives)
         return re.compile(rf"(?<![\w’'-])(?:{body})(?![\w’'-])", re.IGNORECASE)
 
     def source(self, found: str) -> str:
@@ -93,7 +95,9 @@ def english_list() -> EnglishList:
     result = EnglishList()
     pairs = [(where, english, french) for where, english, french in _pairs()]
     for _where, english, french in pairs:
-        if french and french.strip().lower() != english.strip().lower():
+        same = french.strip().lower() == english.strip().lower()
+        # A French text, or a single term French uses as is ("Absorption", "Incitation"): French vocabulary.
+        if french and (not same or len(_words(french)) == 1):
             result.french_words |= _words(french)
     for where, english, french in pairs:
         if french.strip().lower() == english.strip().lower():

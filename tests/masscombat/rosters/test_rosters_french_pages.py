@@ -76,3 +76,12 @@ def test_roster_pages_read_in_french(slug, campaign_for, gm, client_for):
             found |= {ident for ident in ids if re.search(rf"(?<![\w-]){re.escape(ident)}(?![\w-])", text)}
             findings += [(item.name, suffix, word) for word in sorted(found)]
     assert findings == []
+
+
+def test_a_battle_written_to_the_roster_reads_in_french_in_its_history():
+    """The kind the confirmed aftermath writes (``battle``) is named as the older ``aftermath`` was."""
+    from masscombat.rosters.templatetags.rosters import change_kind
+
+    with translation.override("fr"):
+        assert change_kind("battle") == "suites de la bataille"
+        assert change_kind("aftermath") == "suites de la bataille"
