@@ -21,7 +21,6 @@ pages', and written to ``.screenshots/french-crawl-findings.txt``.
 
 from __future__ import annotations
 
-import os
 import re
 from collections import defaultdict
 from urllib.parse import urlsplit
@@ -32,11 +31,8 @@ from playwright.sync_api import expect
 from tests.masscombat.battles.conftest import DEMO_BATTLES, PHONE, SCREENSHOTS, leave_the_room
 from tests.masscombat.browser import french_crawl_lists as lists
 
-# Issue #17's acceptance crawl.  It still finds English and ids on the campaign pages (the demo
-# roster, army and hero sheets): it runs when asked (FRENCH_CRAWL=1 bin/test -k french_crawl) until
-# those are gone, then joins the browser pass for good.
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not os.environ.get("FRENCH_CRAWL"), reason="the French crawl runs with FRENCH_CRAWL=1")]
+# Issue #17's acceptance crawl, part of the browser pass.
+pytestmark = pytest.mark.browser
 expect.set_options(timeout=20_000)
 
 USERS = ("demo-gm", "demo-player1", "demo-player2")
