@@ -105,10 +105,13 @@ def timed(slug: str, op: str, payload: dict, runs: int) -> tuple[float, float, i
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("rulesets", nargs="*", default=sorted(BUILDERS))
+    parser.add_argument("rulesets", nargs="*", help=f"among {', '.join(sorted(BUILDERS))} (all by default)")
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    for slug in args.rulesets:
+    unknown = sorted(set(args.rulesets) - set(BUILDERS))
+    if unknown:
+        parser.error(f"no builder at the caps for {', '.join(unknown)}: choose among {', '.join(sorted(BUILDERS))}")
+    for slug in args.rulesets or sorted(BUILDERS):
         case = BUILDERS[slug]()
         ops = {"declaration-options": {"state": case["state"], "participant": case["participant"]},
                "resolve-round": {"state": case["state"], "declarations": case["declarations"]}}
