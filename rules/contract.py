@@ -18,6 +18,7 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from rules.errors import InvalidInput
+from rules.validate import parse
 
 GM = "gm"
 """The viewer who sees everything: the game master."""
@@ -37,6 +38,22 @@ Known = Annotated[dict[Annotated[str, Field(max_length=200)], Any], Field(
                                 "key ({key: {path: value}}) or one answer ({path: value}).")]
 """The ``declarations`` of ``check-declaration`` and ``declaration-options``, in any of the shapes
 :func:`declarations_shape` tells apart."""
+
+Setup = Annotated[dict[Annotated[str, Field(max_length=40)], Any], Field(max_length=20)]
+"""The ``setup`` of ``place-piece``: a ``new-battle`` input as the web kept it (its own fields included)."""
+
+
+def setup_as(model, setup: dict):
+    """``setup`` parsed as ``model`` (the engine's ``new-battle`` input), its run's ``dice`` and ``seed`` left
+    out, and its refusals given on the ``setup.<path>`` fields ``place-piece`` was asked with."""
+    try:
+        return parse(model, {k: v for k, v in setup.items() if k not in ("dice", "seed")})
+    except InvalidInput as exc:
+        def at(path: str) -> str:
+            return f"setup.{path}" if path else "setup"
+
+        raise InvalidInput(exc.error, {at(path): problem for path, problem in exc.fields.items()},
+                           {at(path): message for path, message in exc.messages.items()}) from None
 
 
 def participant_key(kind: str, ident: str = "") -> str:

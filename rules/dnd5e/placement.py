@@ -11,19 +11,14 @@ own fields included) but for that piece.
 from __future__ import annotations
 
 import copy
-from typing import Annotated, Any
 
-from pydantic import Field
-
+from rules.contract import Setup, setup_as
 from rules.dnd5e import ruleset
 from rules.dnd5e.battle_ops import NewBattleInput
 from rules.dnd5e.entities import Ident, Square
 from rules.errors import InvalidInput
 from rules.model import Input
 from rules.registry import Context
-from rules.validate import parse
-
-Setup = Annotated[dict[Annotated[str, Field(max_length=40)], Any], Field(max_length=20)]
 
 
 class PlaceInput(Input):
@@ -32,22 +27,10 @@ class PlaceInput(Input):
     cell: Square
 
 
-def _valid(setup: dict) -> NewBattleInput:
-    """The set-up as ``new-battle`` reads it, its refusals on the ``setup`` paths."""
-    try:
-        return parse(NewBattleInput, {k: v for k, v in setup.items() if k not in ("dice", "seed")})  # the run's own
-    except InvalidInput as exc:
-        def at(path: str) -> str:
-            return f"setup.{path}" if path else "setup"
-
-        raise InvalidInput(exc.error, {at(path): problem for path, problem in exc.fields.items()},
-                           {at(path): message for path, message in exc.messages.items()}) from None
-
-
 @ruleset.operation("place-piece", PlaceInput,
                    summary="A set-up with one stand or detached solo anchored on a square before round 1 (S5.1).")
 def place_piece(data: PlaceInput, ctx: Context) -> dict:
-    valid = _valid(data.setup)
+    valid = setup_as(NewBattleInput, data.setup)
     setup = copy.deepcopy(data.setup)
     cell = list(data.cell)
     for uid, unit in valid.units.items():

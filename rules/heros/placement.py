@@ -13,19 +13,14 @@ impassable hex).  The input comes back as it was given but for that piece.
 from __future__ import annotations
 
 import copy
-from typing import Annotated, Any
 
-from pydantic import Field
-
+from rules.contract import Setup, setup_as
 from rules.errors import InvalidInput
 from rules.heros import ruleset
 from rules.heros.entities import HexRef, Id
 from rules.heros.setup import NewBattleInput
 from rules.model import ClosedInput
 from rules.registry import Context
-from rules.validate import parse
-
-Setup = Annotated[dict[Annotated[str, Field(max_length=40)], Any], Field(max_length=20)]
 
 
 class PlaceInput(ClosedInput):
@@ -34,22 +29,10 @@ class PlaceInput(ClosedInput):
     cell: HexRef
 
 
-def _valid(setup: dict) -> NewBattleInput:
-    """The set-up as ``new-battle`` reads it, its refusals on the ``setup`` paths."""
-    try:
-        return parse(NewBattleInput, {k: v for k, v in setup.items() if k not in ("dice", "seed")})  # the run's own
-    except InvalidInput as exc:
-        def at(path: str) -> str:
-            return f"setup.{path}" if path else "setup"
-
-        raise InvalidInput(exc.error, {at(path): problem for path, problem in exc.fields.items()},
-                           {at(path): message for path, message in exc.messages.items()}) from None
-
-
 @ruleset.operation("place-piece", PlaceInput,
                    summary="A set-up with one unit or character moved to a hex before the first bound (S5.5.4).")
 def place_piece(data: PlaceInput, ctx: Context) -> dict:
-    valid = _valid(data.setup)
+    valid = setup_as(NewBattleInput, data.setup)
     cell = {"col": data.cell.col, "row": data.cell.row}
     if not (cell["col"] < valid.map.width and cell["row"] < valid.map.height):
         raise InvalidInput.keyed("cell", "refusal.place.outside", "This hex is outside the map.")
