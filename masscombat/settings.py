@@ -183,6 +183,13 @@ if DATABASES["default"]["ENGINE"].endswith("postgresql") and DB_POOL_MAX_SIZE > 
         raise ImproperlyConfigured("CONN_MAX_AGE keeps connections outside the pool: set DB_POOL_MAX_SIZE=0 to use it")
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": min(2, DB_POOL_MAX_SIZE), "max_size": DB_POOL_MAX_SIZE, "timeout": DB_POOL_TIMEOUT}
+    # While the database is away the pool tries to reconnect after 1, 2, 4, 8, 16 s...: back after a
+    # 20 s outage, requests would wait for an attempt past DB_POOL_TIMEOUT and still get 503s.  Try
+    # every second instead (a refused connection costs nothing), so the first request after it is back
+    # is served.  (psycopg_pool names this constant but offers no option for it.)
+    from psycopg_pool.base import AttemptWithBackoff
+
+    AttemptWithBackoff.DELAY_BACKOFF = 1.0
 
 # Round deadlines (masscombat/battles/deadlines.py): on PostgreSQL a procrastinate job in the same
 # database, deferred in the transaction that sets the deadline and run by `manage.py procrastinate
