@@ -346,6 +346,11 @@ VALUES: dict[str, dict[str, str]] = {
     "value.retreat": {"en": "Retreat", "fr": "Se replier"},
     "value.active": {"en": "active", "fr": "actif"},
     "value.routed": {"en": "routed", "fr": "en déroute"},
+    # Why an attack does not take place (S5.9, S7.4).
+    "value.attacker_not_active": {"en": "the attacker can no longer fight", "fr": "l'attaquant ne peut plus combattre"},
+    "value.target_out": {"en": "its target has left the battle", "fr": "sa cible a quitté la bataille"},
+    "value.already_pursued": {"en": "its target is already pursued", "fr": "sa cible est déjà poursuivie"},
+    "value.screened": {"en": "a reserve covers its target", "fr": "une réserve couvre sa cible"},
     "value.fled": {"en": "fled", "fr": "en fuite"},
     "value.destroyed": {"en": "destroyed", "fr": "détruit"},
     "value.withdrawn": {"en": "withdrawn", "fr": "retirée"},
