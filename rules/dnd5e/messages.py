@@ -449,6 +449,7 @@ VALUES: dict[str, dict[str, str]] = {
     "value.acted": {"en": "has already acted", "fr": "a déjà agi"},
     "value.cannot_act": {"en": "cannot act", "fr": "ne peut pas agir"},
     "value.stand_fell": {"en": "its stand fell", "fr": "son groupe est tombé"},
+    "value.detached": {"en": "it left its stand", "fr": "il a quitté son groupe"},
     "value.removed": {"en": "taken off the battle", "fr": "retiré de la bataille"},
     "value.unplaced": {"en": "awaits a place", "fr": "attend une place"},
     "value.path_broken": {"en": "the path is broken", "fr": "le chemin est interrompu"},

@@ -224,6 +224,11 @@ MESSAGES.update(REFUSALS)
 # named by the web from this key (masscombat.core.engine_values): one ruleset's word is not
 # another's ("attack" is an action in D&D 5e, a spell's effect in HEROS).
 VALUES: dict[str, dict[str, str]] = {
+    # How a combatant's total compares with its opponent's (S4.4).
+    "value.higher": {"en": "higher total", "fr": "total supérieur"},
+    "value.equal": {"en": "totals equal", "fr": "totaux égaux"},
+    "value.beaten": {"en": "lower total", "fr": "total inférieur"},
+    "value.doubled": {"en": "the opponent's total is double or more", "fr": "l’adversaire a le double ou plus"},
     "value.hold": {"en": "Hold back", "fr": "Retenir"},
     "value.advance": {"en": "Advance", "fr": "Avancer"},
     "value.sub_general_unmoved": {"en": "its general has not moved yet", "fr": "son général n’a pas encore bougé"},

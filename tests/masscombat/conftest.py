@@ -253,3 +253,13 @@ def _fresh_database_pool():
     for connection in connections.all(initialized_only=True):
         if connection.alias in getattr(connection, "_connection_pools", {}):
             connection.close_pool()
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Each test ends in the default language: a French request (its middleware activates French in the
+    thread and leaves it so) must not make a later test of the worker read French."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
