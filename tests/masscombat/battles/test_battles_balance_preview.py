@@ -134,7 +134,16 @@ def test_a_player_is_refused_and_starts_nothing(battle, player, outsider, client
 
 def test_only_the_gms_socket_hears_the_progress(battle, gm, player, other_player, few):
     def run_preview():
-        preview.start(Battle.objects.get(pk=battle.pk))
+        # On SQLite the test database is shared in memory: a read beside the workers' dispatcher writing
+        # answers "locked" at once, where a file waits.  Tried again, as the dispatcher's own calls are.
+        for attempt in range(8):
+            try:
+                preview.start(Battle.objects.get(pk=battle.pk))
+                break
+            except OperationalError as exc:
+                if "locked" not in str(exc) or attempt == 7:
+                    raise
+                time.sleep(0.05 * 2 ** attempt)
         final(battle)
 
     async def scenario():
