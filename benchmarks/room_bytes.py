@@ -133,8 +133,8 @@ def first_load(browser, base: str, path: str, cookie: str, proxy: CountingProxy)
         kind = next((kind for kind, marker in KINDS if marker in (response.headers.get("content-type") or "")), "other")
         sizes = response.request.sizes()
         by_kind[kind] += sizes["responseBodySize"] + sizes["responseHeadersSize"]
-        files.append((sizes["responseBodySize"], response.headers.get("content-encoding", "-"),
-                      response.url.removeprefix(base)))
+        files.append((sizes["responseBodySize"], sizes["responseHeadersSize"],
+                      response.headers.get("content-encoding", "-"), response.url.removeprefix(base)))
     return page, context, total, by_kind, files
 
 
@@ -145,7 +145,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--server", choices=asgi_server.SERVERS, default=asgi_server.DEFAULT)
     parser.add_argument("--ruleset", action="append", help="default: the five demo battles")
-    parser.add_argument("--files", action="store_true", help="also each file of the first load: encoded size")
+    parser.add_argument("--files", action="store_true",
+                        help="also each file of the first load: encoded body and headers sizes")
     args = parser.parse_args()
     rulesets = args.ruleset or ["dnd5e", "synapse", "seventh_sea", "heros", "jdrwiki"]
 
@@ -198,8 +199,8 @@ def main() -> None:
                 print(f"{ruleset:<14}{total:>12,}" + "".join(f"{by_kind[kind]:>9,}" for kind in by_kind)
                       + f"{statistics.median(rounds):>11,.0f}", flush=True)
                 if args.files:
-                    for size, encoding, url in sorted(files, reverse=True):
-                        print(f"  {size:>9,}  {encoding:<6} {url}")
+                    for size, headers, encoding, url in sorted(files, reverse=True):
+                        print(f"  {size:>9,} + {headers:>5,} headers  {encoding:<6} {url}")
             browser.close()
     finally:
         stop(server)

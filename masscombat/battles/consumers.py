@@ -48,12 +48,6 @@ from masscombat.battles import events, live, parts, presence, push, selectors
 from masscombat.campaigns.consumers import REFUSED, TOO_MANY_HELLOS, MemberSocket
 from masscombat.core.permissions import Action
 
-# On PostgreSQL a socket renders its parts in a thread of its own, holding up no other socket's database
-# work.  SQLite (the embedded default, one server) runs one writer at a time anyway, and a read beside a
-# write fails there at once ("table is locked") where its tables are shared in memory: it renders in the
-# one thread the other database calls use.
-_RENDER_APART = not settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
-
 # A role changed under an open socket (a GM stepping back to player): the client reconnects
 # and hears what the new role may.
 RECONNECT = 4409
@@ -183,8 +177,8 @@ class BattleConsumer(MemberSocket):
         audience, or cached); those that could not be rendered are named for the page to ask by GET."""
         if not names:
             return
-        try:
-            found, failed = await database_sync_to_async(push.frames, thread_sensitive=not _RENDER_APART)(
+        try:  # in a thread of its own: a rendering holds up no other socket's database work
+            found, failed = await database_sync_to_async(push.frames, thread_sensitive=False)(
                 self.watcher, names, seq, self.language, self.compressed, stamp)
         except DatabaseError:  # the page asks for them by GET, and catches up when the database is back
             found, failed = [], names

@@ -35,7 +35,7 @@ from functools import partial
 from typing import Protocol
 
 from django.conf import settings
-from django.db import OperationalError, close_old_connections, connection
+from django.db import close_old_connections, connection
 
 from masscombat.battles.simulation_pool import REFUSED, UNEXPECTED, Pool, Task
 from masscombat.core.engines import Cancelled, InvalidInput
@@ -47,7 +47,6 @@ TASK_NAME = "battles.simulate_part"
 CHECK_SECONDS = 0.2
 """A queued part asks whether its run is still wanted at most this often (one cache read)."""
 PROGRESS_SECONDS = 0.1
-LOCKED_TRIES = 8
 LOCAL_CACHES = ("django.core.cache.backends.locmem.LocMemCache", "django.core.cache.backends.dummy.DummyCache")
 
 
@@ -146,24 +145,14 @@ def _prepare(kind: Kind, run: str, payload: dict) -> tuple[Callable, dict] | Non
 
 
 def _db(callback: Callable) -> Callable:
-    """A callback of the pool's dispatcher thread, beside the server's requests on the same SQLite database.
-
-    Its connection is not kept between two calls.  SQLite answers "locked" at
-    once where its tables are shared in memory (the test database), or after
-    its timeout on a busy file: the callback (a cache write and an event, or a
-    read) is tried again a few times, since the GM's page moves on only with it.
-    """
+    """A callback of the pool's dispatcher thread, beside the server's requests: its connection is not kept
+    between two calls (an idle thread would hold one for as long as the server runs)."""
     def call(*args):
-        for attempt in range(LOCKED_TRIES):
-            close_old_connections()
-            try:
-                return callback(*args)
-            except OperationalError as exc:
-                if "locked" not in str(exc) or attempt == LOCKED_TRIES - 1:
-                    raise
-                time.sleep(0.05 * 2 ** attempt)
-            finally:
-                connection.close()
+        close_old_connections()
+        try:
+            return callback(*args)
+        finally:
+            connection.close()
     return call
 
 

@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 import uuid
@@ -41,6 +42,25 @@ def required_services():
             redis.Redis.from_url(os.environ["REDIS_URL"], socket_connect_timeout=5).ping()
         except redis.RedisError as exc:
             pytest.fail(f"REDIS_URL is set but Redis is unreachable: {exc}", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """On SQLite the test database is a file, as the app's own database is, not Django's shared memory.
+
+    In shared memory a connection meets another's write at once with "database
+    table is locked": a test whose server threads (a socket rendering, the
+    simulation dispatcher) read beside a write failed now and then under load.
+    A file in write-ahead-log mode lets them read meanwhile and makes writers
+    wait their turn (the settings' timeout), as in production.  It lies in
+    shared memory when the machine has it (/dev/shm), one per test process.
+    """
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("sqlite3") and not database.get("TEST", {}).get("NAME"):
+        folder = Path("/dev/shm") if os.access("/dev/shm", os.W_OK) else Path(tempfile.gettempdir())
+        database.setdefault("TEST", {})["NAME"] = str(folder / f"masscombat-test-{os.getpid()}.sqlite3")
 
 
 @pytest.fixture(autouse=True)

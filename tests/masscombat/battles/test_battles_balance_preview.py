@@ -6,7 +6,6 @@ import time
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from django.core.cache import cache
-from django.db import OperationalError
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
@@ -43,24 +42,13 @@ def endless(settings, monkeypatch):
 
 
 def wait_for(check, what, seconds=120):
-    """``check()`` once true.  Beside the workers' writes, the test database (SQLite in shared memory) may say
-    "locked" at once where a file would wait its turn: that is a "not yet"."""
+    """``check()`` once true."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        try:
-            found = check()
-        except OperationalError as exc:
-            assert "locked" in str(exc)
-            found = None
-        if found:
+        if found := check():
             return found
         time.sleep(0.1)
     raise AssertionError(f"no {what} after {seconds} s")
-
-
-def meanwhile(work):
-    """``work()`` while the workers write (a declaration, a resolution): tried again on "locked", as above."""
-    return wait_for(lambda: work() or True, "an unlocked database", seconds=30)
 
 
 def page_in(client, battle, state):
@@ -134,16 +122,7 @@ def test_a_player_is_refused_and_starts_nothing(battle, player, outsider, client
 
 def test_only_the_gms_socket_hears_the_progress(battle, gm, player, other_player, few):
     def run_preview():
-        # On SQLite the test database is shared in memory: a read beside the workers' dispatcher writing
-        # answers "locked" at once, where a file waits.  Tried again, as the dispatcher's own calls are.
-        for attempt in range(8):
-            try:
-                preview.start(Battle.objects.get(pk=battle.pk))
-                break
-            except OperationalError as exc:
-                if "locked" not in str(exc) or attempt == 7:
-                    raise
-                time.sleep(0.05 * 2 ** attempt)
+        preview.start(Battle.objects.get(pk=battle.pk))
         final(battle)
 
     async def scenario():
@@ -167,7 +146,7 @@ def test_a_new_declaration_drops_the_running_preview_and_frees_the_worker(battle
     free again), its records go, its figures are never shown, and the page says why."""
     preview.start(Battle.objects.get(pk=battle.pk))
     entry = running(battle)
-    meanwhile(lambda: services.declare(player, battle.pk, "side:a", {"sides.a.strategy": "march"}, expected_round=1))
+    services.declare(player, battle.pk, "side:a", {"sides.a.strategy": "march"}, expected_round=1)
     dropped = cache.get(f"preview:{battle.pk}")
     assert dropped["dropped"] is True and dropped["token"] == entry["token"]
     wait_for(lambda: simulation_runs.pool().busy() == 0, "a free worker", seconds=30)
@@ -196,7 +175,7 @@ def test_the_same_declaration_again_keeps_the_preview(battle, gm, player, few):
 def test_a_resolved_round_forgets_the_preview(battle, gm, endless, client_for):
     preview.start(Battle.objects.get(pk=battle.pk))
     running(battle)
-    meanwhile(lambda: services.resolve_round(gm, battle.pk, expected_round=1))
+    services.resolve_round(gm, battle.pk, expected_round=1)
     assert cache.get(f"preview:{battle.pk}") is None
     wait_for(lambda: simulation_runs.pool().busy() == 0, "a free worker", seconds=30)
     assert preview.current(Battle.objects.get(pk=battle.pk)) is None
