@@ -13,7 +13,9 @@ renders it (:mod:`masscombat.battles.parts`), the others send the same bytes.
 A socket whose frame is cached touches neither the database nor a template.
 
 The ``declare`` part, someone's own forms, always goes in a frame of its own,
-keyed by its user: shared frames never hold it.
+keyed by its user: shared frames never hold it.  A map's terrain is left out
+of frames (:func:`masscombat.maps.render.without_terrain`): the page keeps
+the one it shows, and asks for the part by GET when it shows another.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from django.utils import translation
 from masscombat.battles import events, live, parts
 from masscombat.battles.models import Battle
 from masscombat.core.cache import compute_once
+from masscombat.maps.render import without_terrain
 
 logger = logging.getLogger(__name__)
 
@@ -89,7 +92,7 @@ def _frame(watcher: Watcher, names: list[str], seq: int, stamp: str, compressed:
     html, failed = {}, []
     for name in names:
         try:
-            html[name] = parts.render(keyed, name, seq, stamp=stamp, now=current)
+            html[name] = without_terrain(parts.render(keyed, name, seq, stamp=stamp, now=current))
         except Exception:  # noqa: BLE001 - one part failing must not cost the others; the page asks for it
             logger.exception("part %s of battle %s not rendered for its socket", name, watcher.viewer.battle.pk)
             failed.append(name)

@@ -20,11 +20,18 @@ id), ``label`` (a few letters drawn on it), ``title`` (its full name),
 ``badges`` (states among :data:`BADGES`), ``selected`` and ``mine``.
 Whoever builds pieces for a viewer builds them from what that viewer may see
 (:func:`masscombat.maps.selectors.pieces_of`): this module draws what it is given.
+
+The terrain group carries a digest of its content (``data-keep``): the battle
+room's pushes leave the terrain out (:func:`without_terrain`, most of a map's
+bytes, and the same from round to round) and the page puts back the one it
+shows when the digests match (``static/js/battle.js``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from html import escape
@@ -339,17 +346,19 @@ def render_map_svg(source, *, pieces: Iterable[dict] = (), highlights: Iterable 
         f'aria-label="{escape(label or _("Battle map"))}">'
         '<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
         'patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="6"/></pattern></defs>'
-        '<g class="terrain">'
     ]
+    terrain: list[str] = []
     if kind == "square":
-        _square_cells(width, height, data, out)
+        _square_cells(width, height, data, terrain)
     elif kind == "hex":
-        _hex_cells(width, height, data, out)
+        _hex_cells(width, height, data, terrain)
     else:
         if editing:
-            _zone_slots(width, height, zones, out)
-        _zone_cells(zones, out)
-    out.append('</g><g class="highlights">')
+            _zone_slots(width, height, zones, terrain)
+        _zone_cells(zones, terrain)
+    drawn = "".join(terrain)
+    digest = hashlib.blake2s(drawn.encode(), digest_size=8).hexdigest()
+    out.append(f'<g class="terrain" data-keep="{digest}">{drawn}{_TERRAIN_END}')
     out.extend(_shape(kind, cell_key(kind, at), "hl", zones) for at in highlights)
     out.append('</g><g class="template">')
     out.extend(_shape(kind, cell_key(kind, at), "tpl", zones) for at in template)
@@ -360,6 +369,16 @@ def render_map_svg(source, *, pieces: Iterable[dict] = (), highlights: Iterable 
     _pieces(kind, pieces, zones, out)
     out.append("</g></svg>")
     return "".join(out)
+
+
+_TERRAIN_END = '</g><g class="highlights">'  # the terrain group is always followed by the highlights
+_TERRAIN = re.compile(r'(<g class="terrain" data-keep="[0-9a-f]+")>.*?(?=' + re.escape(_TERRAIN_END) + ")", re.S)
+
+
+def without_terrain(html: str) -> str:
+    """``html`` with each map's terrain left out: ``<g class="terrain" data-keep="<digest>" data-kept></g>``,
+    for a page that already shows that terrain to fill in from its own."""
+    return _TERRAIN.sub(r"\1 data-kept>", html)
 
 
 def legend(source, pieces: Iterable[dict] = ()) -> list[tuple[str, str]]:

@@ -17,6 +17,10 @@
 // JSON it must read first, and its out-of-band swaps fire none of the htmx:beforeSwap and
 // htmx:afterSwap events the map, the drafts and the clock listen to.
 //
+// A map's terrain is not in the frames (it is most of a map and seldom changes): a frame's
+// <g class="terrain" data-keep="<digest>" data-kept></g> is filled with the terrain this page
+// shows when its digest is the same; a page that shows another asks for the part by GET.
+//
 // A part the server could not render (named in a "fetch" message) is asked for by GET
 // ("battle-retry", which the section's hx-get follows), and a GET that fails tries again a few
 // times. Without JavaScript the page works, reloaded by hand: every part is in it, and every
@@ -61,6 +65,19 @@
     });
   }
 
+  var KEPT = /<g class="terrain" data-keep="([0-9a-f]+)" data-kept><\/g>/g;
+
+  // The frame's HTML with the terrain this part shows put back, or null when it shows another.
+  function withKept(part, html) {
+    var missing = false;
+    var filled = html.replace(KEPT, function (hollow, digest) {
+      var kept = part.querySelector('g.terrain[data-keep="' + digest + '"]:not([data-kept])');
+      if (!kept) missing = true;
+      return kept ? kept.outerHTML : hollow;
+    });
+    return missing ? null : filled;
+  }
+
   function swapParts(data) {
     if (!window.htmx || !marks) return;
     var token = csrfToken();
@@ -68,7 +85,8 @@
       var part = section(name);
       if (!part || (swapped[name] || 0) > data.seq) return;
       swapped[name] = data.seq;
-      var html = data.html[name].split(marks.csrf).join(token).split(marks.origin).join(location.origin);
+      var html = withKept(part, data.html[name].split(marks.csrf).join(token).split(marks.origin).join(location.origin));
+      if (html === null) { fetchParts([name]); return; }
       var detail = { elt: part, target: part, pushed: true };
       if (!htmx.trigger(part, "htmx:beforeSwap", detail)) return;
       var open = openFolds(part);

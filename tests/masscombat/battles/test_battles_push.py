@@ -27,6 +27,7 @@ from masscombat.battles import events, live, parts, push, selectors, services, s
 from masscombat.battles.models import Battle, BattleEvent
 from masscombat.battles.spectator_socket import SpectatorConsumer
 from masscombat.core.permissions import Action
+from masscombat.maps.render import without_terrain
 from tests.masscombat.battles.test_battles_heros import SECRETS, ambush, plain  # noqa: F401 - fixtures
 from tests.masscombat.battles.test_battles_websocket import drain, joined, until_pushed
 
@@ -89,12 +90,13 @@ def test_each_socket_gets_the_html_of_its_own_audience_only(ambush, gm, player, 
         assert not [secret for secret in SECRETS if secret in str(pushed[name])], name
     assert "Frondeurs" in pushed["b"]["status"] and "b-frondeurs" in pushed["gm"]["map"]
     # Each audience's HTML is its own rendering of the battle as it is now, not another's.
+    # (The map's terrain is left out: the page keeps its own.)
     for name, user in (("gm", gm), ("a", player), ("b", other_player)):
         for part in ("map", "reports", "declare"):
-            assert pushed[name][part] == now_as(user, ambush.pk, part), (name, part)
+            assert pushed[name][part] == without_terrain(now_as(user, ambush.pk, part)), (name, part)
     assert pushed["a"]["map"] != pushed["b"]["map"] != pushed["gm"]["map"]
     with translation.override(settings.LANGUAGE_CODE):
-        assert pushed["watch"]["map"] == parts.render_fresh(spectators.watching(token), "map")
+        assert pushed["watch"]["map"] == without_terrain(parts.render_fresh(spectators.watching(token), "map"))
     # A player's own forms are theirs alone: side a's forms never name side b's participants.
     assert set(PARTICIPANT.findall(pushed["a"]["declare"])) <= keys_of(battle, "a")
     assert set(PARTICIPANT.findall(pushed["b"]["declare"])) <= keys_of(battle, "b")
@@ -131,6 +133,22 @@ def test_a_round_costs_one_rendering_per_audience_however_many_sockets(ambush, g
                         for name in ("status", "declare", "map", "reports")}
 
 
+def test_a_pushed_map_leaves_its_terrain_for_the_page_to_keep(ambush, player):
+    """Most of a map's bytes are its terrain, the same every round: a frame carries the pieces and the
+    terrain's digest, which is the digest the page's own map (its GET) shows."""
+    shown = now_as(player, ambush.pk, "map")
+    digests = re.findall(r'<g class="terrain" data-keep="([0-9a-f]{16})">', shown)
+    assert len(digests) == 1 and 'class="cell' in shown
+    frame, failed = push.frames(push.Watcher(selectors.viewer(player, Action.BATTLE_VIEW, ambush.pk)), ["map"],
+                                Battle.objects.get(pk=ambush.pk).last_seq, settings.LANGUAGE_CODE, False)
+    pushed = json.loads(frame[0])["html"]["map"]
+    assert failed == [] and f'<g class="terrain" data-keep="{digests[0]}" data-kept></g><g class="highlights">' in pushed
+    assert 'class="cell' not in pushed and 'class="piece' in pushed and len(pushed) < len(shown) / 2
+    # Everything but the terrain is the page's own map.
+    assert re.sub(r'<g class="terrain".*?</g><g class="highlights">', "", shown, flags=re.S) == re.sub(
+        r'<g class="terrain".*?</g><g class="highlights">', "", pushed, flags=re.S)
+
+
 def test_a_socket_whose_parts_are_cached_asks_the_database_nothing(ambush, player, django_assert_num_queries):
     watcher = push.Watcher(selectors.viewer(player, Action.BATTLE_VIEW, ambush.pk))
     seq = watcher.viewer.battle.last_seq
@@ -157,7 +175,7 @@ def test_a_page_that_missed_a_push_gets_the_current_html_when_it_says_hello(ambu
     assert [m["kind"] for m in caught_up] == ["round_resolved"] and caught_up[0]["refresh"]
     assert not [m for m in heard if m["type"] == "event"]  # the catch-up's HTML comes after ready, alone
     for name in ("status", "declare", "map", "reports"):
-        assert html[name] == now_as(player, ambush.pk, name), name
+        assert html[name] == without_terrain(now_as(player, ambush.pk, name)), name
     assert 'data-round="1"' in html["reports"]  # the report of the round it missed
 
 

@@ -109,8 +109,12 @@ def test_placement_then_moves_picked_on_the_map(browser, daphne_server, screensh
     expect(gm.locator('#battle-map .message[role="status"]')).to_be_visible()
     expect(gm.locator('#battle-map [name="version"]')).to_have_value(str(int(version) + 1))
     expect(gm.locator("#battle-map svg.battle-map")).to_have_attribute("viewBox", zoomed)
+    cells = gm.locator("#battle-map .terrain [data-c]").count()
     for page in (gm, aline, bastien):
         page.wait_for_function(f"() => JSON.stringify(({ANCHOR})('{stand}')) === '[5,4]'")
+        # The push left the terrain out; each page put back its own.
+        expect(page.locator("#battle-map .terrain [data-c]")).to_have_count(cells)
+        expect(page.locator("#battle-map g.terrain[data-kept]")).to_have_count(0)
     shoot(gm, screenshot, "room-map-en-desktop-gm-1-placed")
 
     # Deep water: the engine refuses, the GM reads why, nothing moves.
