@@ -197,7 +197,9 @@
       line.hidden = false;
     } else if (select) {
       var chosen = select.options[select.selectedIndex];
-      text.textContent = labelOf(select) + ": " + (chosen && chosen.value ? chosen.textContent.trim() : line.getAttribute("data-hint"));
+      text.textContent = (line.getAttribute("data-picked") || "{field}: {value}")
+        .replace("{field}", labelOf(select))
+        .replace("{value}", chosen && chosen.value ? chosen.textContent.trim() : line.getAttribute("data-hint"));
       go.hidden = false;
       line.hidden = false;
     } else {

@@ -59,7 +59,10 @@ def pick_a_move(page, screenshot, unit, name, phone):
     assert chosen == min((p for p in paths if p[-1] == farthest), key=len)
     expect(page.locator("#battle-map g.pick-path .pick-end")).to_have_attribute("data-c", end)
     expect(page.locator("#battle-map g.pick-path .pick-step")).to_have_count(len(chosen) - 1)
-    expect(page.locator("[data-map-pick-status] [data-status-text]")).to_contain_text("→")
+    # The line under the map names the field and the move, punctuated as the page's language writes it.
+    french = page.evaluate("document.documentElement.lang") == "fr"
+    line = "Mouvement avant l'action : →" if french else "Move before acting: →"
+    expect(page.locator("[data-map-pick-status] [data-status-text]")).to_contain_text(line)
     no_sideways_scroll(page)
     shoot(page, screenshot, f"{name}-2-path")
 
