@@ -85,7 +85,24 @@ def dnd5e_at_caps() -> dict:
     return {"state": state, "participant": {"kind": "unit", "id": "u0"}, "declarations": {"units": orders}}
 
 
-BUILDERS = {"dnd5e": dnd5e_at_caps}
+def synapse_at_caps() -> dict:
+    """SYNAPSE: 40 vehicle units a side (one formation each), every vehicle type and weapon slot used, long
+    names, every formation attacking."""
+    def vehicle(uid):
+        return {"id": uid, "category": "vehicle", "crew_combat": 5, "vehicle_types": [
+            {"name": "t" * 200, "count": 20, "toughness": 100, "armour": 10,
+             "weapons": [{"name": "w", "weapon_damage": 50, "rate_of_fire": "4R"}] * 8}] * 4}
+    state = run("synapse", "new-battle", {"mode": "vehicles", "combat_type": "ground", "armies": {
+        side: {"name": side, "units": [vehicle(f"{side.lower()}{i}") for i in range(40)]} for side in "AB"}})["state"]
+    enemy = {"A": "B.b0", "B": "A.a0"}
+    declarations = {}
+    for fid, formation in state["formations"].items():
+        declarations[f"sides.{formation['side']}.orders.{fid}.action"] = "attack"
+        declarations[f"sides.{formation['side']}.orders.{fid}.target"] = enemy[formation["side"]]
+    return {"state": state, "participant": {"kind": "side", "id": "A"}, "declarations": declarations}
+
+
+BUILDERS = {"dnd5e": dnd5e_at_caps, "synapse": synapse_at_caps}
 
 
 def timed(slug: str, op: str, payload: dict, runs: int) -> tuple[float, float, int]:

@@ -39,7 +39,7 @@ import asyncio
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.db import DatabaseError
+from django.db import DatabaseError, connection
 from django.http import Http404
 from django.utils.translation import get_supported_language_variant
 from django.utils.translation.trans_real import parse_accept_lang_header
@@ -52,6 +52,17 @@ from masscombat.core.permissions import Action
 # and hears what the new role may.
 RECONNECT = 4409
 COUNT_SECONDS = 20.0
+
+
+def _frames_apart(*args) -> tuple[list, list[str]]:
+    """:func:`push.frames` in a thread of the event loop's pool, its database connection given back as soon as
+    it is done.  channels' own clean-up after the call (``close_old_connections``) did not always release it: a
+    probe of the pool saw each rendering thread keep its pooled connection, idle, until that thread's next
+    call, so a few idle threads held connections the requests then waited for."""
+    try:
+        return push.frames(*args)
+    finally:
+        connection.close()
 
 
 class BattleConsumer(MemberSocket):
@@ -178,7 +189,7 @@ class BattleConsumer(MemberSocket):
         if not names:
             return
         try:  # in a thread of its own: a rendering holds up no other socket's database work
-            found, failed = await database_sync_to_async(push.frames, thread_sensitive=False)(
+            found, failed = await database_sync_to_async(_frames_apart, thread_sensitive=False)(
                 self.watcher, names, seq, self.language, self.compressed, stamp)
         except DatabaseError:  # the page asks for them by GET, and catches up when the database is back
             found, failed = [], names

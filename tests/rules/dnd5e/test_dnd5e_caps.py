@@ -1,12 +1,10 @@
-"""Size caps (docs/battle-contract.md "Size caps", rules/dnd5e/caps.py): refused at once over a cap, in
-the schema, and an at-caps battle answered within budget."""
+"""Size caps (docs/battle-contract.md "Size caps", rules/dnd5e/caps.py): refused over a cap by the input's
+validation, before any rule runs, in the schema, and an at-caps battle answered.  How long an at-caps
+battle takes is measured by benchmarks/engine_caps.py, not here (the machine is shared)."""
 
 from __future__ import annotations
 
 import copy
-import importlib.util
-import time
-from pathlib import Path
 
 import pytest
 from dnd5e_testkit import FORD_SETUP, PROFILES, run
@@ -27,9 +25,7 @@ def test_the_review_request_is_refused_at_once():
     setup["map"] = {"width": 200, "height": 200, "cells": []}
     setup["profiles"]["orc"] = {**PROFILES["orc"], "speed_m": 100}
     setup["units"]["u_a"]["stands"] = [{"id": f"s{i}", "profile": "orc", "position": [i, 0]} for i in range(50)]
-    start = time.process_time()
     fields = refused("new-battle", setup)
-    assert time.process_time() - start < 0.5
     assert {"map.width", "map.height", "profiles.orc.speed_m", "units.u_a.stands"} <= set(fields)
 
 
@@ -68,15 +64,10 @@ def test_caps_are_in_the_ops_schema():
     assert f"'maxProperties': {caps.UNITS}" in text and f"'maximum': {caps.SPEED_M}" in text
 
 
-def test_a_battle_at_every_cap_is_answered_within_budget():
-    spec = importlib.util.spec_from_file_location(
-        "engine_caps", Path(__file__).resolve().parents[3] / "benchmarks" / "engine_caps.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    case = bench.dnd5e_at_caps()
+def test_a_battle_at_every_cap_is_answered(engine_caps):
+    case = engine_caps.dnd5e_at_caps()
     assert len(case["state"]["stands"]) == caps.STANDS and len(case["state"]["solos"]) == caps.SOLOS
-    for op, payload in (("declaration-options", {"state": case["state"], "participant": case["participant"]}),
-                        ("resolve-round", {"state": case["state"], "declarations": case["declarations"]})):
-        start = time.process_time()
-        run(op, payload)
-        assert time.process_time() - start < 2.5, op  # about 1 s of CPU each on the project's machine
+    options = run("declaration-options", {"state": case["state"], "participant": case["participant"]})
+    assert options["options"] and all(option["path"] for option in options["options"])
+    resolved = run("resolve-round", {"state": case["state"], "declarations": case["declarations"]})
+    assert resolved["state"]["round"] == case["state"]["round"] + 1 and resolved["log"]
