@@ -263,9 +263,8 @@ def chromium():
 def _fresh_database_pool():
     """Each test ends by closing PostgreSQL's connection pool (the next one opens a new pool).
 
-    A connection a thread took from the pool and never gave back (a test's own threads, the
-    consumers' rendering threads when a test's event loop ends under them) is lost to the pool
-    for good: ten of those and every later test of the worker waited 10 s for a connection.
+    A connection a thread took from the pool and never gave back (a test's own threads) is lost
+    to the pool for good: ten of those and every later test of the worker waited 10 s for one.
     """
     yield
     from django.db import connections
