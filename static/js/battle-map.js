@@ -197,7 +197,7 @@
       line.hidden = false;
     } else if (select) {
       var chosen = select.options[select.selectedIndex];
-      text.textContent = (line.getAttribute("data-picked") || "{field}: {value}")
+      text.textContent = line.getAttribute("data-picked")
         .replace("{field}", labelOf(select))
         .replace("{value}", chosen && chosen.value ? chosen.textContent.trim() : line.getAttribute("data-hint"));
       go.hidden = false;
